@@ -1,0 +1,68 @@
+/*
+ * harness/choice.c - bytes -> choices (see choice.h for the contract).
+ *
+ * Worked example, input 00 00 00 03 on the counter target:
+ *   front: 00 -> 2 threads, 00 -> thread 0 has 1 op, 00 -> thread 1 has 1 op
+ *   back:  03 -> preempt at the 3rd switch point where another thread can run
+ *          (the 1-candidate pick takes no byte; then nothing is left: no more
+ *          preemptions).
+ */
+#include "choice.h"
+
+void harness_choices_init(harness_choices *c, const uint8_t *data, size_t size)
+{
+	c->data = data;
+	c->front = 0;
+	c->back = size;
+}
+
+uint8_t harness_take_front(harness_choices *c)
+{
+	return c->front < c->back ? c->data[c->front++] : 0;
+}
+
+uint8_t harness_take_back(harness_choices *c)
+{
+	return c->back > c->front ? c->data[--c->back] : 0;
+}
+
+/* Bytes needed to cover [0, bound): one per 8 bits of bound-1. */
+static unsigned bytes_for(uint64_t bound)
+{
+	unsigned n = 0;
+	for (uint64_t v = bound - 1; v; v >>= 8)
+		n++;
+	return n;
+}
+
+/* bound == 0 stands for 2^64 (a full-width range). */
+static uint64_t choose(harness_choices *c, uint64_t bound, uint8_t (*take)(harness_choices *))
+{
+	if (bound == 1)
+		return 0;
+	uint64_t v = 0;
+	unsigned n = bytes_for(bound);
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)take(c) << (8 * i);
+	return bound ? v % bound : v;
+}
+
+uint64_t harness_choose_front(harness_choices *c, uint64_t bound)
+{
+	return choose(c, bound, harness_take_front);
+}
+
+uint64_t harness_choose_back(harness_choices *c, uint64_t bound)
+{
+	return choose(c, bound, harness_take_back);
+}
+
+size_t harness_used_front(const harness_choices *c)
+{
+	return c->front;
+}
+
+size_t harness_used_back(const harness_choices *c, size_t size)
+{
+	return size - c->back;
+}

@@ -1,0 +1,39 @@
+/*
+ * harness/choice.h - the fuzzer's bytes as a finite source of choices.
+ *
+ * Two readers share one byte string: the scenario reads from the front, the
+ * schedule from the back, each taking a byte only if the other has not.  So an
+ * insertion or deletion in the scenario's bytes leaves the schedule's bytes
+ * where they were (counted from the end), and the other way round.
+ *
+ * Finite entropy: a reader with no bytes left gets 0, and 0 is always the
+ * simplest answer (fewest threads, fewest operations, smallest argument, no
+ * preemption).  So the empty input and an all-zero input give the simplest run,
+ * and shortening an input can only make the tail of its run simpler.
+ *
+ * A choice with only one possible answer (bound <= 1) consumes no byte.
+ */
+#ifndef WEFT_HARNESS_CHOICE_H
+#define WEFT_HARNESS_CHOICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct harness_choices {
+	const uint8_t *data;
+	size_t front;   /* next byte for the front reader */
+	size_t back;    /* one past the next byte for the back reader; [front, back) unread */
+} harness_choices;
+
+void harness_choices_init(harness_choices *c, const uint8_t *data, size_t size);
+/* Next byte from the front / back, or 0 when none is left. */
+uint8_t harness_take_front(harness_choices *c);
+uint8_t harness_take_back(harness_choices *c);
+/* A value in [0, bound) from the front / back: little-endian bytes, modulo bound. */
+uint64_t harness_choose_front(harness_choices *c, uint64_t bound);
+uint64_t harness_choose_back(harness_choices *c, uint64_t bound);
+/* Bytes consumed by each reader so far. */
+size_t harness_used_front(const harness_choices *c);
+size_t harness_used_back(const harness_choices *c, size_t size);
+
+#endif /* WEFT_HARNESS_CHOICE_H */

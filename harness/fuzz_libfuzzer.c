@@ -1,0 +1,51 @@
+/*
+ * harness/fuzz_libfuzzer.c - the libFuzzer (and AFL++ driver) entry point.
+ *
+ * One runner per process, made on the first input (not in LLVMFuzzerInitialize:
+ * a fork server forks after initialisation and the child would have no
+ * threads).  A failing execution prints its report and aborts, so the fuzzer
+ * saves the input as a crash; passing executions print nothing.
+ */
+#include <stdlib.h>
+
+#include "weft/run.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static weft_runner *fuzz_runner(void)
+{
+	static weft_runner *runner;
+	if (!runner) {
+		runner = weft_runner_new(weft_fuzz_target());
+		if (!runner) {
+			fputs("weft: out of memory creating the runner\n", stderr);
+			abort();
+		}
+	}
+	return runner;
+}
+
+/* Distinct, never inlined: crash deduplication by stack tells failure kinds apart. */
+__attribute__((noinline)) static void weft_abort_validation(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_step_budget(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_error(void) { abort(); }
+
+static void die_with_report(weft_runner *runner, weft_verdict v)
+{
+	weft_runner_report(runner, stderr);
+	fflush(stderr);
+	switch (v) {
+	case WEFT_FAIL_VALIDATION: weft_abort_validation(); break;
+	case WEFT_FAIL_BUDGET: weft_abort_step_budget(); break;
+	default: weft_abort_error(); break;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	weft_runner *runner = fuzz_runner();
+	weft_verdict v = weft_runner_run(runner, data, size, NULL);
+	if (v != WEFT_PASS)
+		die_with_report(runner, v);
+	return 0;
+}

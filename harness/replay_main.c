@@ -1,0 +1,219 @@
+/*
+ * harness/replay_main.c - the standalone replay binary: no fuzzer, builds with gcc.
+ *
+ * Runs each file named on the command line (directories: their regular files,
+ * sorted by name) through the same runner as the fuzz binary and prints the
+ * report of every failing input.  Options are defined once, in REPLAY_OPTIONS,
+ * which generates both the parser and --help.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "weft/run.h"
+
+enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2 };
+
+/* X(field, flag, takes_value, help) */
+#define REPLAY_OPTIONS(X)                                                              \
+	X(help, "--help", 0, "print this help and exit")                                \
+	X(trace, "--trace", 0, "print the report of every input, passing ones too")     \
+	X(hash, "--hash", 0, "print '<trace hash> <verdict> <preemptions> <file>' per input") \
+	X(quiet, "--quiet", 0, "print no reports")                                      \
+	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
+				 "validation, step-budget, fail (any failure)")
+
+typedef struct replay_options {
+#define X(field, flag, takes_value, help) const char *field;
+	REPLAY_OPTIONS(X)
+#undef X
+} replay_options;
+
+static void usage(FILE *out, const char *argv0)
+{
+	const char *name = weft_fuzz_target()->name;
+	fprintf(out, "usage: %s [options] FILE|DIR...\n"
+		"Replays weft inputs on target '%s' and reports failing executions.\n"
+		"Exit status: 0 every input had the expected verdict, 1 some did not,\n"
+		"2 bad usage or an unreadable input.\n\noptions:\n", argv0, name);
+#define X(field, flag, takes_value, help) \
+	fprintf(out, "  %-22s %s\n", takes_value ? flag "=VALUE" : flag, help);
+	REPLAY_OPTIONS(X)
+#undef X
+}
+
+/* Parses one "--flag" or "--flag=value"; returns 0, or -1 if unknown or malformed. */
+static int parse_option(replay_options *o, const char *arg)
+{
+#define X(field, flag, takes_value, help)                                     \
+	{                                                                     \
+		size_t n = strlen(flag);                                      \
+		if (strncmp(arg, flag, n) == 0 && (arg[n] == 0 || arg[n] == '=')) { \
+			if ((arg[n] == '=') != (takes_value != 0))            \
+				return -1;                                    \
+			o->field = takes_value ? arg + n + 1 : "1";           \
+			return 0;                                             \
+		}                                                             \
+	}
+	REPLAY_OPTIONS(X)
+#undef X
+	return -1;
+}
+
+static int verdict_matches(const char *expect, weft_verdict v)
+{
+	if (strcmp(expect, "fail") == 0)
+		return v != WEFT_PASS && v != WEFT_ERROR;
+	return strcmp(expect, weft_verdict_name(v)) == 0;
+}
+
+static int expect_is_valid(const char *expect)
+{
+	return !strcmp(expect, "pass") || !strcmp(expect, "validation") ||
+	       !strcmp(expect, "step-budget") || !strcmp(expect, "fail");
+}
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	uint8_t *buf = malloc(cap);
+	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+		n += got;
+		if (n == cap) {
+			uint8_t *bigger = realloc(buf, cap *= 2);
+			if (!bigger)
+				free(buf);
+			buf = bigger;
+		}
+	}
+	int failed = ferror(f);
+	fclose(f);
+	if (failed) {
+		free(buf);
+		return NULL;
+	}
+	*size = n;
+	return buf;
+}
+
+typedef struct replay_state {
+	weft_runner *runner;
+	replay_options opt;
+	unsigned runs, unexpected;
+	int io_error;
+} replay_state;
+
+static void replay_file(replay_state *st, const char *path)
+{
+	size_t size = 0;
+	uint8_t *data = read_file(path, &size);
+	if (!data) {
+		fprintf(stderr, "weft-replay: cannot read %s: %s\n", path, strerror(errno));
+		st->io_error = 1;
+		return;
+	}
+	weft_result res;
+	weft_verdict v = weft_runner_run(st->runner, data, size, &res);
+	free(data);
+	st->runs++;
+	int as_expected = verdict_matches(st->opt.expect, v);
+	st->unexpected += !as_expected;
+	if (st->opt.hash)
+		printf("%016" PRIx64 " %s %u %s\n", res.trace_hash, weft_verdict_name(v),
+		       res.preemptions, path);
+	if (!st->opt.quiet && (st->opt.trace || v != WEFT_PASS)) {
+		fprintf(stderr, "==weft== input %s\n", path);
+		weft_runner_report(st->runner, stderr);
+	}
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void replay_dir(replay_state *st, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "weft-replay: cannot open %s: %s\n", dir, strerror(errno));
+		st->io_error = 1;
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		char **more = realloc(names, (n + 1) * sizeof *names);
+		if (!more)
+			break;
+		names = more;
+		names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);
+		if (names[n])
+			sprintf(names[n++], "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, by_name);
+	for (size_t i = 0; i < n; i++) {
+		struct stat sb;
+		if (stat(names[i], &sb) == 0 && S_ISREG(sb.st_mode))
+			replay_file(st, names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void replay_path(replay_state *st, const char *path)
+{
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		replay_dir(st, path);
+	else
+		replay_file(st, path);
+}
+
+int main(int argc, char **argv)
+{
+	replay_state st = { .opt = { .expect = "pass" } };
+	int first_path = argc;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == 0) {
+			first_path = i + (strcmp(argv[i], "--") == 0);
+			break;
+		}
+		if (parse_option(&st.opt, argv[i]) != 0) {
+			fprintf(stderr, "weft-replay: unknown or malformed option '%s' (see --help)\n", argv[i]);
+			return EXIT_BAD_USAGE;
+		}
+	}
+	if (st.opt.help) {
+		usage(stdout, argv[0]);
+		return EXIT_AS_EXPECTED;
+	}
+	if (!expect_is_valid(st.opt.expect)) {
+		fprintf(stderr, "weft-replay: --expect must be pass, validation, step-budget or fail\n");
+		return EXIT_BAD_USAGE;
+	}
+	if (first_path >= argc) {
+		usage(stderr, argv[0]);
+		return EXIT_BAD_USAGE;
+	}
+	st.runner = weft_runner_new(weft_fuzz_target());
+	if (!st.runner)
+		return EXIT_BAD_USAGE;
+	for (int i = first_path; i < argc; i++)
+		replay_path(&st, argv[i]);
+	weft_runner_free(st.runner);
+	fprintf(stderr, "weft-replay: %u inputs, %u with an unexpected verdict (expected: %s)\n",
+		st.runs, st.unexpected, st.opt.expect);
+	if (st.io_error)
+		return EXIT_BAD_USAGE;
+	return st.unexpected ? EXIT_UNEXPECTED : EXIT_AS_EXPECTED;
+}

@@ -1,0 +1,244 @@
+/*
+ * weft/atomic.h - instrumented atomics: the switch points of a managed execution.
+ *
+ * Design.  Every operation here is a *switch point*: inside a managed execution
+ * (a thread started by weft's scheduler) the calling thread may be paused just
+ * before the access while another managed thread runs; the access itself then
+ * happens while the caller holds the scheduler's baton, so it is atomic with
+ * respect to every other managed thread.  Outside a managed execution the same
+ * calls are plain C11 atomics with the memory order you gave, so one source runs
+ * under weft and under real threads.  Define WEFT_NO_INSTRUMENT before including
+ * this header (or with -D) and every macro becomes the plain C11 call: no switch
+ * point, no call into libweft.
+ *
+ * Names mirror <stdatomic.h> so a drop-in header is a list of #defines:
+ *   atomic_load_explicit(p, mo)   ->  weft_atomic_load_explicit(p, mo)
+ * Objects are ordinary C11 `_Atomic T` of 8/16/32/64-bit integers or pointers.
+ *
+ * Limits of the model, stated loudly:
+ *   - memory orders are accepted and passed to the real access, but a managed
+ *     execution is sequentially consistent: weak behaviours (store buffering,
+ *     load reordering) are not explored yet;
+ *   - compare_exchange_weak never fails spuriously under weft;
+ *   - plain (non-atomic) shared memory is not a switch point: a data race on it
+ *     is not explored, only the interleavings of the atomics around it;
+ *   - pointer values are recorded in traces as NULL / non-NULL only (addresses
+ *     differ between runs; weft's traces must not).
+ *
+ * Cost: outside a managed execution, one thread-local load and a branch on top of
+ * the C11 access.  Inside, a call into libweft that records the step and, only
+ * when the schedule says so, hands the baton to another thread (microseconds).
+ *
+ * Site identity: each call site gets a static weft_site holding __FILE__ and
+ * __LINE__; its id is a hash of the file's basename, the line and the access
+ * kind, so it is the same on every machine and in every build (never an address).
+ */
+#ifndef WEFT_ATOMIC_H
+#define WEFT_ATOMIC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kind of a switch point, as recorded in traces. */
+typedef enum weft_access {
+	WEFT_ACCESS_LOAD = 1,
+	WEFT_ACCESS_STORE,
+	WEFT_ACCESS_EXCHANGE,
+	WEFT_ACCESS_CAS,       /* compare-exchange, strong or weak */
+	WEFT_ACCESS_FETCH_ADD,
+	WEFT_ACCESS_FETCH_SUB,
+	WEFT_ACCESS_FETCH_AND,
+	WEFT_ACCESS_FETCH_OR,
+	WEFT_ACCESS_FETCH_XOR,
+	WEFT_ACCESS_YIELD,
+	WEFT_ACCESS_KIND_COUNT
+} weft_access;
+
+/*
+ * One source location that is a switch point.  Created by the macros below as a
+ * block-scope static; `id` is filled in by libweft on first use (0 = not yet).
+ */
+typedef struct weft_site {
+	const char *file;      /* __FILE__ as the compiler saw it; reports use the basename */
+	int line;
+	weft_access kind;
+	uint32_t id;           /* stable hash of basename, line and kind; see above */
+} weft_site;
+
+#define WEFT_SITE_INIT(kind) { __FILE__, __LINE__, (kind), 0 }
+
+/* ---- internals the macros need (not for direct use) ---------------------- */
+
+struct weft_impl_thread;
+/* The managed thread running on this pthread, or NULL outside an execution. */
+extern _Thread_local struct weft_impl_thread *weft_impl_current;
+
+/* Slow part of a switch point: record the step, maybe hand off.  May block. */
+void weft_impl_switch(struct weft_impl_thread *self, weft_site *site);
+/* Record the value the access just read or wrote (pointer: 1 = non-NULL). */
+void weft_impl_note(struct weft_impl_thread *self, uint64_t value, bool is_pointer);
+
+static inline void weft_impl_point(weft_site *site)
+{
+	struct weft_impl_thread *self = weft_impl_current;
+	if (self)
+		weft_impl_switch(self, site);
+}
+
+static inline void weft_impl_value(uint64_t value, bool is_pointer)
+{
+	struct weft_impl_thread *self = weft_impl_current;
+	if (self)
+		weft_impl_note(self, value, is_pointer);
+}
+
+static inline uint64_t weft_impl_u64_of_signed(long long v) { return (uint64_t)v; }
+static inline uint64_t weft_impl_u64_of_unsigned(unsigned long long v) { return v; }
+static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return p != 0; }
+
+/* Value of any integer or pointer as a trace value; selects a function, then calls it. */
+#define WEFT_IMPL_U64(v) _Generic((v),                                        \
+	_Bool: weft_impl_u64_of_unsigned, char: weft_impl_u64_of_signed,      \
+	signed char: weft_impl_u64_of_signed,                                  \
+	unsigned char: weft_impl_u64_of_unsigned,                              \
+	short: weft_impl_u64_of_signed, unsigned short: weft_impl_u64_of_unsigned, \
+	int: weft_impl_u64_of_signed, unsigned int: weft_impl_u64_of_unsigned, \
+	long: weft_impl_u64_of_signed, unsigned long: weft_impl_u64_of_unsigned, \
+	long long: weft_impl_u64_of_signed,                                    \
+	unsigned long long: weft_impl_u64_of_unsigned,                         \
+	default: weft_impl_u64_of_pointer)(v)
+
+#define WEFT_IMPL_IS_POINTER(v) _Generic((v),                                 \
+	_Bool: 0, char: 0, signed char: 0, unsigned char: 0, short: 0,         \
+	unsigned short: 0, int: 0, unsigned int: 0, long: 0, unsigned long: 0, \
+	long long: 0, unsigned long long: 0, default: 1)
+
+/*
+ * The shapes of an instrumented access.  Operands are evaluated first (they may
+ * contain weft atomics themselves), then the switch point, then the real access,
+ * then its value is recorded: the event it belongs to is the last one appended.
+ */
+#define WEFT_IMPL_NOTE(v) weft_impl_value(WEFT_IMPL_U64(v), WEFT_IMPL_IS_POINTER(v))
+
+#define WEFT_IMPL_SITE(kind) \
+	static weft_site weft_site_ = WEFT_SITE_INIT(kind); weft_impl_point(&weft_site_)
+
+#define WEFT_IMPL_LOAD(obj, mo) __extension__({                               \
+	__auto_type weft_obj_ = (obj);                                         \
+	WEFT_IMPL_SITE(WEFT_ACCESS_LOAD);                                      \
+	__auto_type weft_result_ = atomic_load_explicit(weft_obj_, (mo));      \
+	WEFT_IMPL_NOTE(weft_result_);                                          \
+	weft_result_; })
+
+/* A store has no result: record the value written. */
+#define WEFT_IMPL_STORE(obj, desired, mo) __extension__({                     \
+	__auto_type weft_obj_ = (obj);                                         \
+	__auto_type weft_arg_ = (desired);                                     \
+	WEFT_IMPL_SITE(WEFT_ACCESS_STORE);                                     \
+	atomic_store_explicit(weft_obj_, weft_arg_, (mo));                     \
+	WEFT_IMPL_NOTE(weft_arg_);                                             \
+	(void)0; })
+
+/* exchange and fetch-op: record the old value (the result). */
+#define WEFT_IMPL_RMW(kind, fn, obj, arg, mo) __extension__({                 \
+	__auto_type weft_obj_ = (obj);                                         \
+	__auto_type weft_arg_ = (arg);                                         \
+	WEFT_IMPL_SITE(kind);                                                  \
+	__auto_type weft_result_ = fn(weft_obj_, weft_arg_, (mo));             \
+	WEFT_IMPL_NOTE(weft_result_);                                          \
+	weft_result_; })
+
+/* compare-exchange: record 1 when it succeeded, 0 when it failed. */
+#define WEFT_IMPL_CAS(obj, expected, desired, succ, fail) __extension__({     \
+	__auto_type weft_obj_ = (obj);                                         \
+	__auto_type weft_expected_ = (expected);                               \
+	__auto_type weft_arg_ = (desired);                                     \
+	WEFT_IMPL_SITE(WEFT_ACCESS_CAS);                                       \
+	_Bool weft_ok_ = atomic_compare_exchange_strong_explicit(              \
+		weft_obj_, weft_expected_, weft_arg_, (succ), (fail));         \
+	weft_impl_value(weft_ok_, 0);                                          \
+	weft_ok_; })
+
+/* ---- the public atomics ---------------------------------------------------- */
+
+#ifndef WEFT_NO_INSTRUMENT
+
+#define weft_atomic_load_explicit(obj, mo) WEFT_IMPL_LOAD((obj), (mo))
+#define weft_atomic_store_explicit(obj, desired, mo) \
+	WEFT_IMPL_STORE((obj), (desired), (mo))
+#define weft_atomic_exchange_explicit(obj, desired, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_EXCHANGE, atomic_exchange_explicit, (obj), (desired), (mo))
+#define weft_atomic_compare_exchange_strong_explicit(obj, expected, desired, succ, fail) \
+	WEFT_IMPL_CAS((obj), (expected), (desired), (succ), (fail))
+/* Under weft a weak compare-exchange never fails spuriously (see the header comment). */
+#define weft_atomic_compare_exchange_weak_explicit(obj, expected, desired, succ, fail) \
+	WEFT_IMPL_CAS((obj), (expected), (desired), (succ), (fail))
+#define weft_atomic_fetch_add_explicit(obj, arg, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_ADD, atomic_fetch_add_explicit, (obj), (arg), (mo))
+#define weft_atomic_fetch_sub_explicit(obj, arg, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_SUB, atomic_fetch_sub_explicit, (obj), (arg), (mo))
+#define weft_atomic_fetch_and_explicit(obj, arg, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_AND, atomic_fetch_and_explicit, (obj), (arg), (mo))
+#define weft_atomic_fetch_or_explicit(obj, arg, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_OR, atomic_fetch_or_explicit, (obj), (arg), (mo))
+#define weft_atomic_fetch_xor_explicit(obj, arg, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_XOR, atomic_fetch_xor_explicit, (obj), (arg), (mo))
+
+#else /* WEFT_NO_INSTRUMENT: the plain C11 calls, nothing else */
+
+#define weft_atomic_load_explicit atomic_load_explicit
+#define weft_atomic_store_explicit atomic_store_explicit
+#define weft_atomic_exchange_explicit atomic_exchange_explicit
+#define weft_atomic_compare_exchange_strong_explicit atomic_compare_exchange_strong_explicit
+#define weft_atomic_compare_exchange_weak_explicit atomic_compare_exchange_weak_explicit
+#define weft_atomic_fetch_add_explicit atomic_fetch_add_explicit
+#define weft_atomic_fetch_sub_explicit atomic_fetch_sub_explicit
+#define weft_atomic_fetch_and_explicit atomic_fetch_and_explicit
+#define weft_atomic_fetch_or_explicit atomic_fetch_or_explicit
+#define weft_atomic_fetch_xor_explicit atomic_fetch_xor_explicit
+
+#endif /* WEFT_NO_INSTRUMENT */
+
+/* The sequentially consistent shorthands, as in <stdatomic.h>. */
+#define weft_atomic_load(obj) weft_atomic_load_explicit((obj), memory_order_seq_cst)
+#define weft_atomic_store(obj, v) weft_atomic_store_explicit((obj), (v), memory_order_seq_cst)
+#define weft_atomic_exchange(obj, v) weft_atomic_exchange_explicit((obj), (v), memory_order_seq_cst)
+#define weft_atomic_compare_exchange_strong(obj, e, d) \
+	weft_atomic_compare_exchange_strong_explicit((obj), (e), (d), memory_order_seq_cst, memory_order_seq_cst)
+#define weft_atomic_compare_exchange_weak(obj, e, d) \
+	weft_atomic_compare_exchange_weak_explicit((obj), (e), (d), memory_order_seq_cst, memory_order_seq_cst)
+#define weft_atomic_fetch_add(obj, v) weft_atomic_fetch_add_explicit((obj), (v), memory_order_seq_cst)
+#define weft_atomic_fetch_sub(obj, v) weft_atomic_fetch_sub_explicit((obj), (v), memory_order_seq_cst)
+#define weft_atomic_fetch_and(obj, v) weft_atomic_fetch_and_explicit((obj), (v), memory_order_seq_cst)
+#define weft_atomic_fetch_or(obj, v) weft_atomic_fetch_or_explicit((obj), (v), memory_order_seq_cst)
+#define weft_atomic_fetch_xor(obj, v) weft_atomic_fetch_xor_explicit((obj), (v), memory_order_seq_cst)
+
+/* ---- yield and atomic blocks ---------------------------------------------- */
+
+/*
+ * weft_yield(): a switch point with no memory access; the place to let other
+ * threads run (spin-wait loops, back-off).  Outside an execution: sched_yield()
+ * is not called, it is a no-op, so unmanaged code is unchanged.
+ *
+ * weft_atomic_begin() / weft_atomic_end(): no switch happens between them (the
+ * seeds' ATOMIC).  Accesses inside are still recorded in the trace.  Blocks nest.
+ * Call both on the same thread; inside a managed thread only (no-ops outside).
+ */
+void weft_atomic_begin(void);
+void weft_atomic_end(void);
+
+#ifndef WEFT_NO_INSTRUMENT
+#define weft_yield() __extension__({ WEFT_IMPL_SITE(WEFT_ACCESS_YIELD); })
+#else
+#define weft_yield() ((void)0)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WEFT_ATOMIC_H */

@@ -1,0 +1,64 @@
+/*
+ * weft/run.h - running a target on bytes: what the fuzz glue, the replay tool,
+ * tests and benchmarks call.  Target authors do not need this header.
+ *
+ * A weft_runner owns everything one target needs across executions: its pool of
+ * managed threads, its buffers, the last execution's trace.  Two runners (two
+ * targets) in one process share nothing.  A runner is used from one controlling
+ * thread at a time.
+ */
+#ifndef WEFT_RUN_H
+#define WEFT_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "weft/target.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum weft_verdict {
+	WEFT_PASS = 0,
+	WEFT_FAIL_VALIDATION,  /* the target's validate() rejected the execution */
+	WEFT_FAIL_BUDGET,      /* step budget exhausted: a runaway (livelocked?) execution */
+	WEFT_ERROR,            /* weft itself could not run (threads could not be created) */
+} weft_verdict;
+
+/* Summary of one execution; pointers stay valid until the next run. */
+typedef struct weft_result {
+	weft_verdict verdict;
+	unsigned n_threads;
+	unsigned n_ops;          /* operations in the scenario */
+	unsigned preemptions;    /* switches away from a thread that could have gone on */
+	unsigned switches;       /* all switches between managed threads */
+	uint64_t steps;          /* switch points passed */
+	uint64_t trace_hash;     /* hash of the whole step trace: equal runs, equal hash */
+	const char *message;     /* one line; "" on pass */
+} weft_result;
+
+typedef struct weft_runner weft_runner;
+
+/* NULL when out of memory.  Threads are created later, on the first run. */
+weft_runner *weft_runner_new(const weft_target *target);
+void weft_runner_free(weft_runner *runner);
+
+/*
+ * Decode `data` into a scenario and a schedule, execute it under the managed
+ * scheduler, check it, and fill *out.  Deterministic: the same bytes give the
+ * same result and trace.  Prints nothing.  Call from a thread that is not a
+ * managed thread.  Cost: a few thread hand-offs per switch of thread.
+ */
+weft_verdict weft_runner_run(weft_runner *runner, const uint8_t *data, size_t size, weft_result *out);
+
+/* Print the report of the last execution (scenario, interleaving, verdict). */
+void weft_runner_report(const weft_runner *runner, FILE *out);
+
+const char *weft_verdict_name(weft_verdict v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WEFT_RUN_H */

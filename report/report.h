@@ -1,0 +1,28 @@
+/*
+ * report/report.h - the only code that prints what happened in an execution.
+ *
+ * Input is plain data (the target, its calls with results, the event trace and
+ * the verdict), so the report depends on nothing upstream but the trace format.
+ * Output is stable: no addresses, times or pids; sites as basename:line.
+ */
+#ifndef WEFT_REPORT_H
+#define WEFT_REPORT_H
+
+#include <stdio.h>
+
+#include "weft/run.h"
+#include "../scheduler/trace.h"
+
+typedef struct report_case {
+	const weft_target *target;
+	const weft_result *result;
+	const weft_op_record *calls;   /* the scenario in thread order, results filled */
+	unsigned n_calls;
+	const sched_event *events;
+	size_t n_events;
+} report_case;
+
+/* Summary line, scenario, interleaving (one column per thread), verdict. */
+void report_print(FILE *out, const report_case *c);
+
+#endif /* WEFT_REPORT_H */

@@ -1,0 +1,112 @@
+/*
+ * scheduler/pool.c - the worker pthreads, created on first use and reused.
+ *
+ * Why on first use: afl-fuzz forks the target after initialisation and a forked
+ * child has only the forking thread, so workers made in LLVMFuzzerInitialize
+ * would be gone.  For the same reason a pool remembers the fork generation it
+ * was made in and rebuilds itself in a child (pthread_atfork counts forks).
+ *
+ * Why the signal mask: libFuzzer's -timeout and afl's stop signals are handled
+ * on the fuzzer's own thread; a worker that took SIGALRM, SIGINT, SIGTERM, SIGUSR1
+ * or SIGUSR2 would run the handler in the middle of a managed step.  Workers are
+ * created with those blocked (they inherit the creator's mask).
+ *
+ * A parked worker sleeps on its baton.  It runs only when an execution passes
+ * it the baton, so nothing instrumented runs between executions.
+ */
+#define _GNU_SOURCE
+#include "sched.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Atomic unsigned fork_generation;
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+static void count_fork_in_child(void)
+{
+	atomic_fetch_add_explicit(&fork_generation, 1, memory_order_relaxed);
+}
+
+static void pool_process_init(void)
+{
+	pthread_atfork(NULL, NULL, count_fork_in_child);
+	sched_handoff_configure();
+}
+
+static void *worker_main(void *arg)
+{
+	sched_thread *self = arg;
+	for (;;) {
+		sched_baton_wait(&self->baton);
+		if (self->quit)
+			return NULL;
+		sched_thread_run(self);
+	}
+}
+
+static int start_worker(sched_thread *t)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGALRM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	int rc = pthread_create(&t->pthread, NULL, worker_main, t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc == 0 ? 0 : -1;
+}
+
+void sched_pool_init(sched_pool *pool)
+{
+	pthread_once(&pool_once, pool_process_init);
+	memset(pool, 0, sizeof *pool);
+	pool->fork_generation = atomic_load_explicit(&fork_generation, memory_order_relaxed);
+}
+
+static void forget_workers_lost_in_fork(sched_pool *pool)
+{
+	unsigned gen = atomic_load_explicit(&fork_generation, memory_order_relaxed);
+	if (gen == pool->fork_generation)
+		return;
+	/* Their pthreads do not exist in this process; their memory is abandoned. */
+	pool->n_created = 0;
+	pool->fork_generation = gen;
+}
+
+int sched_pool_reserve(sched_pool *pool, unsigned n)
+{
+	forget_workers_lost_in_fork(pool);
+	while (pool->n_created < n) {
+		void *mem = NULL;
+		if (posix_memalign(&mem, 64, sizeof(sched_thread)) != 0)
+			return -1;
+		sched_thread *t = mem;
+		memset(t, 0, sizeof *t);
+		t->id = pool->n_created;
+		if (start_worker(t) != 0) {
+			free(t);
+			return -1;
+		}
+		pool->threads[pool->n_created++] = t;
+	}
+	return 0;
+}
+
+void sched_pool_destroy(sched_pool *pool)
+{
+	forget_workers_lost_in_fork(pool);
+	for (unsigned i = 0; i < pool->n_created; i++) {
+		sched_thread *t = pool->threads[i];
+		t->quit = true;
+		sched_baton_pass(&t->baton);
+		pthread_join(t->pthread, NULL);
+		free(t);
+		pool->threads[i] = NULL;
+	}
+	pool->n_created = 0;
+}

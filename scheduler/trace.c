@@ -1,0 +1,110 @@
+/*
+ * scheduler/trace.c - the event log and the stable identities in it.
+ *
+ * Why ids are hashes of (basename, line, kind): the same source must give the
+ * same ids on every machine, build directory and load address, because ids
+ * reach the trace hash, the reports and (later) the fuzzer's feedback.
+ */
+#include "trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FNV_OFFSET_64 0xcbf29ce484222325ULL
+#define FNV_PRIME_64 0x100000001b3ULL
+
+static uint64_t fnv_bytes(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= FNV_PRIME_64;
+	}
+	return h;
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= FNV_PRIME_64;
+	}
+	return h;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+uint32_t sched_site_id(weft_site *site)
+{
+	/* relaxed: every writer stores the same value; this only avoids a data race */
+	uint32_t id = __atomic_load_n(&site->id, __ATOMIC_RELAXED);
+	if (id)
+		return id;
+	const char *base = basename_of(site->file);
+	uint64_t h = fnv_bytes(FNV_OFFSET_64, base, strlen(base));
+	h = fnv_u64(h, (uint64_t)site->line);
+	h = fnv_u64(h, (uint64_t)site->kind);
+	id = (uint32_t)(h ^ (h >> 32));
+	if (id == 0)
+		id = 1;
+	__atomic_store_n(&site->id, id, __ATOMIC_RELAXED);
+	return id;
+}
+
+void sched_trace_reset(sched_trace *t)
+{
+	t->n = 0;
+}
+
+void sched_trace_free(sched_trace *t)
+{
+	free(t->events);
+	t->events = NULL;
+	t->n = t->cap = 0;
+}
+
+static __attribute__((noinline)) void trace_grow(sched_trace *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 1024;
+	sched_event *ev = realloc(t->events, cap * sizeof *ev);
+	if (!ev) {
+		fputs("weft: out of memory growing the trace\n", stderr);
+		abort();
+	}
+	t->events = ev;
+	t->cap = cap;
+}
+
+sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread)
+{
+	if (t->n == t->cap)
+		trace_grow(t);
+	sched_event *e = &t->events[t->n++];
+	e->kind = kind;
+	e->thread = thread;
+	e->other = 0;
+	e->is_pointer = 0;
+	e->site_id = 0;
+	e->site = NULL;
+	e->value = 0;
+	return e;
+}
+
+uint64_t sched_trace_hash(const sched_trace *t)
+{
+	uint64_t h = FNV_OFFSET_64;
+	for (size_t i = 0; i < t->n; i++) {
+		const sched_event *e = &t->events[i];
+		uint64_t head = (uint64_t)e->kind | (uint64_t)e->thread << 8 |
+				(uint64_t)e->other << 16 | (uint64_t)e->is_pointer << 24 |
+				(uint64_t)e->site_id << 32;
+		h = fnv_u64(h, head);
+		h = fnv_u64(h, e->value);
+	}
+	return h;
+}

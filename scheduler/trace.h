@@ -1,0 +1,52 @@
+/*
+ * scheduler/trace.h - the event log of one execution.
+ *
+ * Every step a managed execution takes is one event, appended by the baton
+ * holder: operation begin/end, each instrumented access with its site and value,
+ * and each switch between threads.  The index of an event is its logical time.
+ * The trace is the ground truth from which the harness builds the history, the
+ * report prints the interleaving, and determinism is checked (sched_trace_hash:
+ * stable ids and values only, never the site pointers).
+ */
+#ifndef WEFT_SCHED_TRACE_H
+#define WEFT_SCHED_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "weft/atomic.h"
+
+enum sched_event_kind {
+	/* 1..WEFT_ACCESS_KIND_COUNT-1: an access of that weft_access kind */
+	SCHED_EV_OP_BEGIN = 32,  /* value = call index */
+	SCHED_EV_OP_END,         /* value = result, site_id = call index */
+	SCHED_EV_SWITCH,         /* thread -> other, not a preemption (thread finished) */
+	SCHED_EV_PREEMPT,        /* thread -> other, while thread could have gone on */
+	SCHED_EV_CUT,            /* step budget exhausted here */
+};
+
+typedef struct sched_event {
+	uint8_t kind;
+	uint8_t thread;
+	uint8_t other;           /* switch target */
+	uint8_t is_pointer;      /* value is 0/1 for NULL/non-NULL */
+	uint32_t site_id;        /* stable site id (accesses), call index (op end) */
+	const weft_site *site;   /* for printing file:line only; never hashed */
+	uint64_t value;
+} sched_event;
+
+typedef struct sched_trace {
+	sched_event *events;
+	size_t n, cap;
+} sched_trace;
+
+void sched_trace_reset(sched_trace *t);
+void sched_trace_free(sched_trace *t);
+/* Append an event and return it (the log grows as needed). */
+sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread);
+/* FNV-1a over kind, thread, other, site id and value of every event. */
+uint64_t sched_trace_hash(const sched_trace *t);
+/* The stable id of a site (computed once, cached in the site). */
+uint32_t sched_site_id(weft_site *site);
+
+#endif /* WEFT_SCHED_TRACE_H */
