@@ -2,7 +2,8 @@
  * harness/choice.c - bytes -> choices (see choice.h for the contract).
  *
  * Worked example, input 00 00 00 03 on the counter target:
- *   front: 00 -> 2 threads, 00 -> thread 0 has 1 op, 00 -> thread 1 has 1 op
+ *   front: 00 -> 2 threads; thread 0: increment (one op kind: no byte), 00 -> no
+ *          more ops; thread 1: increment, 00 -> no more ops
  *   back:  03 -> preempt at the 3rd switch point where another thread can run
  *          (the 1-candidate pick takes no byte; then nothing is left: no more
  *          preemptions).
@@ -16,14 +17,20 @@ void harness_choices_init(harness_choices *c, const uint8_t *data, size_t size)
 	c->back = size;
 }
 
+/* '0' reads as 0 too: afl-tmin normalises bytes to '0', and that must simplify. */
+static uint8_t zero_like(uint8_t b)
+{
+	return b == '0' ? 0 : b;
+}
+
 uint8_t harness_take_front(harness_choices *c)
 {
-	return c->front < c->back ? c->data[c->front++] : 0;
+	return c->front < c->back ? zero_like(c->data[c->front++]) : 0;
 }
 
 uint8_t harness_take_back(harness_choices *c)
 {
-	return c->back > c->front ? c->data[--c->back] : 0;
+	return c->back > c->front ? zero_like(c->data[--c->back]) : 0;
 }
 
 /* Bytes needed to cover [0, bound): one per 8 bits of bound-1. */

@@ -11,7 +11,10 @@
  * preemption).  So the empty input and an all-zero input give the simplest run,
  * and shortening an input can only make the tail of its run simpler.
  *
- * A choice with only one possible answer (bound <= 1) consumes no byte.
+ * The byte '0' (0x30) reads as 0x00: afl-tmin overwrites bytes with '0' and
+ * libFuzzer's minimizer with 0x00, and both should simplify the run.
+ *
+ * A choice with only one possible answer (bound == 1) consumes no byte.
  */
 #ifndef WEFT_HARNESS_CHOICE_H
 #define WEFT_HARNESS_CHOICE_H

@@ -51,10 +51,12 @@ void harness_scenario_decode(harness_scenario *s, const weft_target *t,
 		       (unsigned)harness_choose_front(c, b->max_threads - b->min_threads + 1);
 	s->n_calls = 0;
 	for (unsigned th = 0; th < s->n_threads; th++) {
-		unsigned n_ops = 1 + (unsigned)harness_choose_front(c, b->max_ops);
 		s->first_call[th] = s->n_calls;
-		for (unsigned i = 0; i < n_ops; i++)
+		for (unsigned i = 0; i < b->max_ops; i++) {
 			decode_call(&s->calls[s->n_calls++], th, t, c);
+			if (i + 1 == b->max_ops || harness_take_front(c) == 0)
+				break;
+		}
 	}
 	s->first_call[s->n_threads] = s->n_calls;
 }

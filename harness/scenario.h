@@ -3,10 +3,13 @@
  *
  * Decoded from the front of the input, in this order (each a choice, see choice.h):
  *   threads   min_threads + choose(max_threads - min_threads + 1)
- *   for each thread t:
- *     ops     1 + choose(max_ops_per_thread)
- *     for each op: kind choose(n_ops), then each argument min + choose(max - min + 1)
+ *   for each thread t, operations one after another:
+ *     kind    choose(n_ops)                 (no byte when the target has one op)
+ *     args    min + choose(max - min + 1)   (each argument, no byte when min == max)
+ *     more    one byte: 0 = this thread's list ends here (also at max_ops_per_thread)
  * All zeros: min_threads threads, one operation each, operation 0, minimal arguments.
+ * Every extra operation costs at least one byte, every extra thread at least one,
+ * so the fuzzers' length minimization also minimizes the scenario.
  */
 #ifndef WEFT_HARNESS_SCENARIO_H
 #define WEFT_HARNESS_SCENARIO_H
