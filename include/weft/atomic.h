@@ -40,6 +40,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "weft/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -76,12 +78,12 @@ typedef struct weft_site {
 
 struct weft_impl_thread;
 /* The managed thread running on this pthread, or NULL outside an execution. */
-extern _Thread_local struct weft_impl_thread *weft_impl_current;
+extern WEFT_API _Thread_local struct weft_impl_thread *weft_impl_current;
 
 /* Slow part of a switch point: record the step, maybe hand off.  May block. */
-void weft_impl_switch(struct weft_impl_thread *self, weft_site *site);
+WEFT_API void weft_impl_switch(struct weft_impl_thread *self, weft_site *site);
 /* Record the value the access just read or wrote (pointer: 1 = non-NULL). */
-void weft_impl_note(struct weft_impl_thread *self, uint64_t value, bool is_pointer);
+WEFT_API void weft_impl_note(struct weft_impl_thread *self, uint64_t value, bool is_pointer);
 
 static inline void weft_impl_point(weft_site *site)
 {
@@ -229,8 +231,8 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
  * seeds' ATOMIC).  Accesses inside are still recorded in the trace.  Blocks nest.
  * Call both on the same thread; inside a managed thread only (no-ops outside).
  */
-void weft_atomic_begin(void);
-void weft_atomic_end(void);
+WEFT_API void weft_atomic_begin(void);
+WEFT_API void weft_atomic_end(void);
 
 #ifndef WEFT_NO_INSTRUMENT
 #define weft_yield() __extension__({ WEFT_IMPL_SITE(WEFT_ACCESS_YIELD); })

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "weft/export.h"
 #include <stdio.h>
 
 #include "weft/target.h"
@@ -42,8 +44,8 @@ typedef struct weft_result {
 typedef struct weft_runner weft_runner;
 
 /* NULL when out of memory.  Threads are created later, on the first run. */
-weft_runner *weft_runner_new(const weft_target *target);
-void weft_runner_free(weft_runner *runner);
+WEFT_API weft_runner *weft_runner_new(const weft_target *target);
+WEFT_API void weft_runner_free(weft_runner *runner);
 
 /*
  * Decode `data` into a scenario and a schedule, execute it under the managed
@@ -51,12 +53,12 @@ void weft_runner_free(weft_runner *runner);
  * same result and trace.  Prints nothing.  Call from a thread that is not a
  * managed thread.  Cost: a few thread hand-offs per switch of thread.
  */
-weft_verdict weft_runner_run(weft_runner *runner, const uint8_t *data, size_t size, weft_result *out);
+WEFT_API weft_verdict weft_runner_run(weft_runner *runner, const uint8_t *data, size_t size, weft_result *out);
 
 /* Print the report of the last execution (scenario, interleaving, verdict). */
-void weft_runner_report(const weft_runner *runner, FILE *out);
+WEFT_API void weft_runner_report(const weft_runner *runner, FILE *out);
 
-const char *weft_verdict_name(weft_verdict v);
+WEFT_API const char *weft_verdict_name(weft_verdict v);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,319 @@
+/*
+ * bench/bench_scheduler.c - what the managed scheduler costs, in three figures.
+ *
+ *   a. a switch point that does not switch: one target operation doing N
+ *      weft_atomic_load calls, run on 2 threads with no preemption (input
+ *      00 00 00); time / weft_result.steps.  The same loop called directly from
+ *      main (no managed execution: a plain C11 load plus a thread-local check)
+ *      is printed next to it for comparison.
+ *   b. a real hand-off: an operation doing M loads, input 00 00 00 followed by
+ *      a run of 0x01 bytes (schedule: preempt at every eligible switch point;
+ *      with 2 threads no thread-pick byte is read); time / weft_result.switches.
+ *   c. whole executions per second of a fixed counter (2 threads x 1
+ *      weft_atomic_fetch_add), with inputs 00 00 00 (no preemption) and
+ *      00 00 00 03 (one preemption).
+ *
+ * Every figure is the median (and the minimum) over REPS repetitions.  The
+ * hand-off spin is read once per process from WEFT_SPIN (see
+ * scheduler/handoff.h); this program prints the value it implies.
+ *
+ * Usage: bench_scheduler [--quick]
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "weft/run.h"
+#include "weft/weft.h"
+
+#define REPS 7
+#define N_LOADS_SWITCH_POINT 100000   /* benchmark a: loads per operation */
+#define M_LOADS_HANDOFF 1000          /* benchmark b: loads per operation */
+#define HANDOFF_SCHEDULE_BYTES 4000   /* benchmark b: 0x01 bytes (> 2*M + a few) */
+
+/* ---- the targets --------------------------------------------------------- */
+
+typedef struct bench_cell {
+	_Atomic uint32_t value;
+} bench_cell;
+
+static void *cell_setup(void)
+{
+	bench_cell *c = malloc(sizeof *c);
+	if (c)
+		atomic_init(&c->value, 0);
+	return c;
+}
+
+static void cell_teardown(void *self)
+{
+	free(self);
+}
+
+/* args[0] loads of one atomic word; the sum keeps the loop from being dropped. */
+static int64_t op_loads(void *self, const int64_t *args)
+{
+	bench_cell *c = self;
+	uint64_t sum = 0;
+	for (int64_t i = 0; i < args[0]; i++)
+		sum += weft_atomic_load(&c->value);
+	return (int64_t)sum;
+}
+
+static int64_t op_increment(void *self, const int64_t *args)
+{
+	(void)args;
+	bench_cell *c = self;
+	weft_atomic_fetch_add(&c->value, 1);
+	return 0;
+}
+
+/* Counter model: the final value equals the increments performed. */
+static int counter_validate(void *self, const weft_history *h, char *msg, size_t cap)
+{
+	bench_cell *c = self;
+	uint32_t done = 0, pending = 0;
+	for (size_t i = 0; i < h->n_ops; i++) {
+		if (h->ops[i].pending)
+			pending++;
+		else
+			done++;
+	}
+	uint32_t value = atomic_load(&c->value);
+	if (value >= done && value <= done + pending)
+		return 0;
+	snprintf(msg, cap, "final value %u after %u increments", value, done);
+	return 1;
+}
+
+/* The load count is an argument with min == max: fixed, and it consumes no byte. */
+static const weft_op loads_n_ops[] = {
+	{ .name = "loads", .run = op_loads, .n_args = 1,
+	  .args = { { N_LOADS_SWITCH_POINT, N_LOADS_SWITCH_POINT } } },
+};
+static const weft_op loads_m_ops[] = {
+	{ .name = "loads", .run = op_loads, .n_args = 1,
+	  .args = { { M_LOADS_HANDOFF, M_LOADS_HANDOFF } } },
+};
+static const weft_op counter_ops[] = {
+	{ .name = "increment", .run = op_increment },
+};
+
+static const weft_target bench_switch_point = {
+	.name = "bench_switch_point",
+	.ops = loads_n_ops,
+	.n_ops = 1,
+	.step_budget = 4 * N_LOADS_SWITCH_POINT,   /* 2 threads x N loads, with room */
+	.setup = cell_setup,
+	.teardown = cell_teardown,
+};
+
+static const weft_target bench_handoff = {
+	.name = "bench_handoff",
+	.ops = loads_m_ops,
+	.n_ops = 1,
+	.step_budget = 4 * M_LOADS_HANDOFF,
+	.setup = cell_setup,
+	.teardown = cell_teardown,
+};
+
+static const weft_target bench_counter = {
+	.name = "bench_counter",
+	.ops = counter_ops,
+	.n_ops = 1,
+	.setup = cell_setup,
+	.teardown = cell_teardown,
+	.validate = counter_validate,
+};
+
+/* Not used by this program (no harness glue is linked); a target file names one. */
+WEFT_FUZZ_TARGET(bench_counter)
+
+/* ---- timing --------------------------------------------------------------- */
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+typedef struct stat2 {
+	double median, min, max;
+} stat2;
+
+static stat2 summarize(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	stat2 s = { v[n / 2], v[0], v[n - 1] };
+	return s;
+}
+
+/* ---- running ----------------------------------------------------------------- */
+
+static weft_runner *new_runner(const weft_target *t)
+{
+	weft_runner *r = weft_runner_new(t);
+	if (!r) {
+		fprintf(stderr, "bench_scheduler: out of memory creating a runner for %s\n", t->name);
+		exit(2);
+	}
+	return r;
+}
+
+/* One run that must pass; exits with the report otherwise. */
+static void run_checked(weft_runner *r, const uint8_t *data, size_t size, weft_result *res)
+{
+	if (weft_runner_run(r, data, size, res) != WEFT_PASS) {
+		fprintf(stderr, "bench_scheduler: unexpected verdict %s: %s\n",
+			weft_verdict_name(res->verdict), res->message);
+		weft_runner_report(r, stderr);
+		exit(2);
+	}
+}
+
+/* Time `runs` executions of one input; returns ns for all of them. */
+static double time_runs(weft_runner *r, const uint8_t *data, size_t size, int runs,
+			weft_result *last)
+{
+	double t0 = now_ns();
+	for (int i = 0; i < runs; i++)
+		run_checked(r, data, size, last);
+	return now_ns() - t0;
+}
+
+static unsigned cpus_allowed(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 1;
+	return (unsigned)CPU_COUNT(&set);
+}
+
+static void print_row(const char *what, stat2 s, const char *unit, const char *detail)
+{
+	printf("%-40s %12.1f %12.1f %12.1f  %-9s %s\n", what, s.median, s.min, s.max, unit, detail);
+}
+
+int main(int argc, char **argv)
+{
+	int quick = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--quick") == 0) {
+			quick = 1;
+		} else {
+			fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+			return 2;
+		}
+	}
+	const int runs_a = quick ? 1 : 5;        /* executions of 2 x N loads per repetition */
+	const int runs_plain = quick ? 2 : 20;   /* direct calls of N loads per repetition */
+	const int runs_b = quick ? 3 : 20;       /* executions of ~2M switches per repetition */
+	const int runs_c = quick ? 2000 : 20000; /* counter executions per repetition */
+
+	/* The same rule as sched_handoff_configure(), for the record. */
+	unsigned ncpu = cpus_allowed();
+	const char *env = getenv("WEFT_SPIN");
+	unsigned spin = ncpu >= 2 ? 2000 : 0;
+	int from_env = env && *env;
+	if (from_env)
+		spin = (unsigned)strtoul(env, NULL, 10);
+
+	printf("weft bench_scheduler%s: median / min / max over %d repetitions\n",
+	       quick ? " --quick" : "", REPS);
+	printf("environment: %u CPU(s) allowed; WEFT_SPIN=%s -> hand-off spin %u iterations%s\n",
+	       ncpu, from_env ? env : "(unset)", spin,
+	       from_env ? "" : (ncpu >= 2 ? " (default, >= 2 CPUs)" : " (default, 1 CPU)"));
+	printf("\n%-40s %12s %12s %12s  %-9s %s\n", "benchmark", "median", "min", "max", "unit",
+	       "detail");
+
+	double v[REPS];
+	char detail[160];
+	weft_result res;
+	memset(&res, 0, sizeof res);
+
+	/* a. switch point without a switch ---------------------------------------- */
+	{
+		static const uint8_t input[] = { 0, 0, 0 };
+		weft_runner *r = new_runner(&bench_switch_point);
+		run_checked(r, input, sizeof input, &res);   /* warm-up: creates the workers */
+		for (int k = 0; k < REPS; k++)
+			v[k] = time_runs(r, input, sizeof input, runs_a, &res) / ((double)res.steps * runs_a);
+		snprintf(detail, sizeof detail, "%u threads, %llu steps, %u switches per execution",
+			 res.n_threads, (unsigned long long)res.steps, res.switches);
+		print_row("a. switch point, no switch (managed)", summarize(v, REPS), "ns/step", detail);
+		weft_runner_free(r);
+
+		bench_cell *c = cell_setup();
+		if (!c)
+			return 2;
+		const int64_t n = N_LOADS_SWITCH_POINT;
+		volatile int64_t sink = 0;
+		for (int k = 0; k < REPS; k++) {
+			double t0 = now_ns();
+			for (int i = 0; i < runs_plain; i++)
+				sink += op_loads(c, &n);
+			v[k] = (now_ns() - t0) / ((double)n * runs_plain);
+		}
+		(void)sink;
+		cell_teardown(c);
+		snprintf(detail, sizeof detail, "same op called from main: %lld loads, no execution",
+			 (long long)n);
+		print_row("a. same loop, unmanaged thread", summarize(v, REPS), "ns/load", detail);
+	}
+
+	/* b. hand-off at every eligible switch point -------------------------------- */
+	{
+		static uint8_t input[3 + HANDOFF_SCHEDULE_BYTES];
+		memset(input, 0, 3);
+		memset(input + 3, 0x01, HANDOFF_SCHEDULE_BYTES);
+		weft_runner *r = new_runner(&bench_handoff);
+		run_checked(r, input, sizeof input, &res);
+		for (int k = 0; k < REPS; k++)
+			v[k] = time_runs(r, input, sizeof input, runs_b, &res) /
+			       ((double)res.switches * runs_b);
+		snprintf(detail, sizeof detail,
+			 "%u switches (%u preemptions), %llu steps per execution",
+			 res.switches, res.preemptions, (unsigned long long)res.steps);
+		print_row("b. hand-off (preempt at every point)", summarize(v, REPS), "ns/switch",
+			  detail);
+		weft_runner_free(r);
+	}
+
+	/* c. counter executions per second ------------------------------------------ */
+	{
+		static const uint8_t no_preempt[] = { 0, 0, 0 };
+		static const uint8_t one_preempt[] = { 0, 0, 0, 3 };
+		static const struct {
+			const char *what;
+			const uint8_t *data;
+			size_t size;
+		} cases[] = {
+			{ "c. counter, no preemption (00 00 00)", no_preempt, sizeof no_preempt },
+			{ "c. counter, 1 preemption (00 00 00 03)", one_preempt, sizeof one_preempt },
+		};
+		weft_runner *r = new_runner(&bench_counter);
+		for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+			run_checked(r, cases[ci].data, cases[ci].size, &res);
+			for (int k = 0; k < REPS; k++)
+				v[k] = runs_c * 1e9 /
+				       time_runs(r, cases[ci].data, cases[ci].size, runs_c, &res);
+			stat2 s = summarize(v, REPS);
+			snprintf(detail, sizeof detail,
+				 "%u switches (%u preemptions) per execution; %.2f us/exec",
+				 res.switches, res.preemptions, 1e6 / s.median);
+			print_row(cases[ci].what, s, "exec/s", detail);
+		}
+		weft_runner_free(r);
+	}
+	return 0;
+}

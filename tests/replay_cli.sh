@@ -1,0 +1,28 @@
+#!/bin/sh
+# tests/replay_cli.sh REPLAY CORPUS_DIR - the replay tool's command line: true
+# --help, exit codes 0/1/2, clear messages on bad flags and unreadable files.
+replay=$1 corpus=$2
+fail=0
+expect_exit() {  # expect_exit CODE DESCRIPTION -- ARGS...
+	want=$1 what=$2; shift 3
+	"$replay" "$@" >/tmp/weft-cli.$$ 2>&1; got=$?
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: $what: exit $got, want $want"; cat /tmp/weft-cli.$$; fail=1
+	fi
+}
+expect_exit 0 "--help" -- --help
+grep -q -- "--expect=VALUE" /tmp/weft-cli.$$ || { echo "FAIL: --help does not list --expect"; fail=1; }
+expect_exit 2 "no input" --
+expect_exit 2 "unknown flag" -- --bogus "$corpus"
+grep -q "unknown or malformed option '--bogus'" /tmp/weft-cli.$$ || { echo "FAIL: no message for --bogus"; fail=1; }
+expect_exit 2 "flag value missing" -- --expect "$corpus"
+expect_exit 2 "bad --expect" -- --expect=maybe "$corpus"
+expect_exit 2 "missing file" -- /nonexistent/weft-input
+grep -q "cannot read /nonexistent/weft-input" /tmp/weft-cli.$$ || { echo "FAIL: no message for a missing file"; fail=1; }
+expect_exit 1 "failing input, expecting pass" -- "$corpus"
+grep -q "==weft== FAIL validation" /tmp/weft-cli.$$ || { echo "FAIL: no report printed"; fail=1; }
+expect_exit 0 "failing input, expecting validation" -- --expect=validation "$corpus"
+expect_exit 0 "--expect=fail" -- --quiet --expect=fail "$corpus"
+rm -f /tmp/weft-cli.$$
+[ $fail = 0 ] && echo "replay_cli: all checks passed"
+exit $fail
