@@ -85,10 +85,10 @@ static void build_history(weft_runner *r)
 	r->n_history = 0;
 	for (size_t i = 0; i < tr->n; i++) {
 		const sched_event *e = &tr->events[i];
-		weft_op_record *call = &r->scenario.calls[e->site_id];
 		if (e->kind == SCHED_EV_OP_BEGIN) {
-			call->invoked_at = (uint32_t)i;
+			r->scenario.calls[e->site_id].invoked_at = (uint32_t)i;
 		} else if (e->kind == SCHED_EV_OP_END) {
+			weft_op_record *call = &r->scenario.calls[e->site_id];
 			call->returned_at = (uint32_t)i;
 			call->result = (int64_t)e->value;
 			call->pending = 0;

@@ -1,0 +1,37 @@
+#!/bin/sh
+# tests/run_all.sh - build weft four ways and run every test in each:
+#   gcc        plain                  (library, replay binaries, unit tests)
+#   gcc        ASan + UBSan
+#   clang      plain, with libFuzzer  (adds the fuzzing tests)
+#   clang      ASan + UBSan, with libFuzzer
+# Build trees go under build/ (or $WEFT_BUILD_ROOT).  Exit status 0 only if all pass.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+builds=${WEFT_BUILD_ROOT:-$root/build}
+jobs=$(nproc 2>/dev/null || echo 2)
+for tool in cmake gcc clang; do
+	command -v "$tool" >/dev/null 2>&1 || { echo "run_all: '$tool' not found (see README: Requirements)"; exit 2; }
+done
+
+run_suite() {  # run_suite NAME CC SANITIZE
+	name=$1 cc=$2 sanitize=$3
+	echo "=== $name: configure and build ==="
+	cmake -S "$root" -B "$builds/$name" -DCMAKE_C_COMPILER="$cc" -DWEFT_SANITIZE="$sanitize" \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo > "$builds/$name.configure.log" 2>&1 ||
+		{ cat "$builds/$name.configure.log"; exit 1; }
+	cmake --build "$builds/$name" -j "$jobs" 2>&1 | grep -E "warning|error|Error" && {
+		echo "run_all: $name build has warnings or errors (-Wall -Wextra must be clean)"; exit 1; } || true
+	cmake --build "$builds/$name" -j "$jobs" > /dev/null
+	echo "=== $name: test ==="
+	(cd "$builds/$name" && ctest --output-on-failure -j "$jobs")
+}
+
+mkdir -p "$builds"
+# ASan's leak checker cannot run under some tracers; everything else stays on.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+run_suite gcc gcc OFF
+run_suite gcc-asan gcc ON
+run_suite clang clang OFF
+run_suite clang-asan clang ON
+echo "run_all: all four suites passed"
