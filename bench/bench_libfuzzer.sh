@@ -2,7 +2,7 @@
 # bench/bench_libfuzzer.sh - executions per second of a real libFuzzer campaign.
 #
 # Runs  $BUILD/counter_fixed_fuzz -seed=1 -runs=$RUNS  from an empty corpus in a
-# temporary directory, three ways: default environment, WEFT_SPIN=0, and pinned to
+# temporary directory, three ways: default, WEFT_PIN=0 (no pinning), and the whole process pinned to
 # one CPU with `taskset -c 0` (skipped when taskset is missing).  Prints libFuzzer's
 # own figure (the "exec/s:" of its final DONE line: runs / whole seconds, coarse)
 # and runs / wall-clock time measured here.
@@ -45,22 +45,22 @@ run() {
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
 	rate=$(awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.0f", n / ((b - a) / 1e9) }')
 	if [ $rc -ne 0 ] || [ -z "$execs" ]; then
-		printf '%-28s %12s %12s %10s  (exit %d; log below)\n' "$label" "-" "-" "$wall" "$rc"
+		printf '%-44s %12s %12s %10s  (exit %d; log below)\n' "$label" "-" "-" "$wall" "$rc"
 		tail -n 20 "$dir/log" | sed 's/^/    /'
 		FAILED=1
 		return
 	fi
-	printf '%-28s %12s %12s %10s\n' "$label" "$execs" "$rate" "$wall"
+	printf '%-44s %12s %12s %10s\n' "$label" "$execs" "$rate" "$wall"
 }
 
 FAILED=0
 echo "libFuzzer: $BIN -seed=1 -runs=$RUNS (empty corpus); $(nproc) CPU(s) online"
-printf '%-28s %12s %12s %10s\n' "setting" "exec/s(DONE)" "runs/wall-s" "wall s"
-run "default (WEFT_SPIN unset)" env
-run "WEFT_SPIN=0" env WEFT_SPIN=0
+printf '%-44s %12s %12s %10s\n' "setting" "exec/s(DONE)" "runs/wall-s" "wall s"
+run "default (workers follow the controller CPU)" env
+run "WEFT_PIN=0 (no pinning)" env WEFT_PIN=0
 if command -v taskset >/dev/null 2>&1; then
-	run "taskset -c 0 (spin auto 0)" taskset -c 0
+	run "taskset -c 0 (whole process on one CPU)" taskset -c 0
 else
-	printf '%-28s %s\n' "taskset -c 0" "skipped: taskset not found"
+	printf '%-44s %s\n' "taskset -c 0" "skipped: taskset not found"
 fi
 exit $FAILED

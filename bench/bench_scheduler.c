@@ -14,8 +14,8 @@
  *      00 00 00 02 (one preemption: t0 is preempted before its fetch_add).
  *
  * Every figure is the median (and the minimum) over REPS repetitions.  The
- * hand-off spin is read once per process from WEFT_SPIN (see
- * scheduler/handoff.h); this program prints the value it implies.
+ * environment knobs WEFT_SPIN (hand-off spin, scheduler/handoff.h) and WEFT_PIN
+ * (workers follow the controller's CPU, scheduler/pool.c) are printed first.
  *
  * Usage: bench_scheduler [--quick]
  */
@@ -250,19 +250,18 @@ int main(int argc, char **argv)
 	const double min_ns = quick ? 20e6 : 200e6; /* b and c */
 	int runs;
 
-	/* The same rule as sched_handoff_configure(), for the record. */
+	/* The same rules as sched_handoff_configure() and pool.c, for the record. */
 	unsigned ncpu = cpus_allowed();
 	const char *env = getenv("WEFT_SPIN");
-	unsigned spin = ncpu >= 2 ? 2000 : 0;
-	int from_env = env && *env;
-	if (from_env)
-		spin = (unsigned)strtoul(env, NULL, 10);
+	const char *pin = getenv("WEFT_PIN");
+	unsigned spin = (env && *env && ncpu >= 2) ? (unsigned)strtoul(env, NULL, 10) : 0;
+	int pinned = !(pin && strcmp(pin, "0") == 0);
 
 	printf("weft bench_scheduler%s: median / min / max over %d repetitions\n",
 	       quick ? " --quick" : "", REPS);
-	printf("environment: %u CPU(s) allowed; WEFT_SPIN=%s -> hand-off spin %u iterations%s\n",
-	       ncpu, from_env ? env : "(unset)", spin,
-	       from_env ? "" : (ncpu >= 2 ? " (default, >= 2 CPUs)" : " (default, 1 CPU)"));
+	printf("environment: %u CPU(s) allowed; hand-off spin %u iterations (WEFT_SPIN=%s); "
+	       "workers follow the controller's CPU: %s (WEFT_PIN=%s)\n",
+	       ncpu, spin, env ? env : "unset", pinned ? "yes" : "no", pin ? pin : "unset");
 	printf("\n%-40s %12s %12s %12s  %-9s %s\n", "benchmark", "median", "min", "max", "unit",
 	       "detail");
 

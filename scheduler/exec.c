@@ -60,12 +60,14 @@ int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 		return -1;
 	if (sched_pool_reserve(exec->pool, cfg->n_threads) != 0)
 		return -1;
+	sched_pool_hold_controller(exec->pool);
 	reset_execution(exec, cfg);
 	sched_thread *first = exec->pool->threads[0];
 	exec->current = first;
 	sched_baton_pass(&first->baton);
 	sched_baton_wait(&exec->controller);
 	exec->current = NULL;
+	sched_pool_release_controller(exec->pool);
 	return 0;
 }
 

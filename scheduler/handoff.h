@@ -12,7 +12,7 @@
  * before sleeping.  Spinning only pays when the passer and the waiter are on
  * different CPUs; when the process may use a single CPU (afl-fuzz pins its
  * target) a spinning waiter would keep the CPU from the very thread it waits
- * for, so the spin is off there.  See sched_handoff_configure().
+ * for.  It is off unless asked for.  See sched_handoff_configure().
  *
  * Neither function is instrumented for coverage (libweft is built without
  * -fsanitize=fuzzer): spin counts vary run to run and must not read as features.
@@ -33,7 +33,7 @@ void sched_baton_pass(sched_baton *b);
 void sched_baton_wait(sched_baton *b);
 /*
  * Choose the spin length once per process: WEFT_SPIN=<n> from the environment
- * if set, else a short spin when the affinity mask has two or more CPUs, else 0.
+ * when the affinity mask has two or more CPUs, else 0 (see handoff_futex.c).
  */
 void sched_handoff_configure(void);
 

@@ -10,9 +10,13 @@
  * A FUTEX_WAIT whose word is no longer SLEEPING returns at once (EAGAIN), so the
  * pass that races with falling asleep is never lost.
  *
- * Measured on the 2-core development machine (bench/bench_scheduler.c prints the
- * figures): an unpinned futex hand-off costs microseconds because the woken
- * thread usually lands on the other CPU; a bounded spin lets it be caught there.
+ * No spin by default.  Measured on the 2-core development machine
+ * (bench/README.md): with the controller and two workers on two CPUs, spinning
+ * waiters take the CPU the baton holder needs, and a 2000-iteration spin made
+ * libFuzzer runs slower (6k vs 9.5k executions/s); on one CPU any spin is a
+ * disaster.  Workers are pinned to the controller's CPU instead (pool.c), where
+ * a hand-off is a plain futex wake + wait.  WEFT_SPIN=<n> enables a spin for
+ * machines where it pays (many idle CPUs).
  */
 #define _GNU_SOURCE
 #include "handoff.h"
@@ -97,8 +101,8 @@ static unsigned cpus_allowed(void)
 void sched_handoff_configure(void)
 {
 	const char *env = getenv("WEFT_SPIN");
-	unsigned spin = cpus_allowed() >= 2 ? 2000 : 0;
-	if (env && *env)
+	unsigned spin = 0;
+	if (env && *env && cpus_allowed() >= 2)
 		spin = (unsigned)strtoul(env, NULL, 10);
 	atomic_store_explicit(&handoff_spin, spin, memory_order_relaxed);
 }

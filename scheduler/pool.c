@@ -11,6 +11,17 @@
  * or SIGUSR2 would run the handler in the middle of a managed step.  Workers are
  * created with those blocked (they inherit the creator's mask).
  *
+ * Why pinning: only one thread runs at a time, so a second CPU buys nothing, but
+ * a thread woken on the other, idle CPU costs 20-40 us to get going on this
+ * machine, against ~3 us for a hand-off on one CPU (bench/README.md has the
+ * figures: 5-8x more executions per second pinned).  So the workers follow the
+ * controlling thread's CPU: checked at every execution, re-pinned when it moved.
+ * The controlling thread (the fuzzer's) is held on that CPU only while an
+ * execution runs, so the last worker's wake-up does not send it to the other
+ * CPU, and gets its own affinity mask back when the execution ends: between
+ * executions the kernel may move it, and with -jobs/-fork every process follows
+ * its own controller.  WEFT_PIN=0 turns all of this off.
+ *
  * A parked worker sleeps on its baton.  It runs only when an execution passes
  * it the baton, so nothing instrumented runs between executions.
  */
@@ -23,6 +34,7 @@
 
 static _Atomic unsigned fork_generation;
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static bool pinning_enabled = true;   /* written once, under pool_once */
 
 static void count_fork_in_child(void)
 {
@@ -33,6 +45,8 @@ static void pool_process_init(void)
 {
 	pthread_atfork(NULL, NULL, count_fork_in_child);
 	sched_handoff_configure();
+	const char *pin = getenv("WEFT_PIN");
+	pinning_enabled = !(pin && strcmp(pin, "0") == 0);
 }
 
 static void *worker_main(void *arg)
@@ -65,6 +79,7 @@ void sched_pool_init(sched_pool *pool)
 {
 	pthread_once(&pool_once, pool_process_init);
 	memset(pool, 0, sizeof *pool);
+	pool->pinned_cpu = -1;
 	pool->fork_generation = atomic_load_explicit(&fork_generation, memory_order_relaxed);
 }
 
@@ -76,6 +91,48 @@ static void forget_workers_lost_in_fork(sched_pool *pool)
 	/* Their pthreads do not exist in this process; their memory is abandoned. */
 	pool->n_created = 0;
 	pool->fork_generation = gen;
+	pool->pinned_cpu = -1;
+}
+
+static void pin_worker(sched_thread *t, int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(t->pthread, sizeof set, &set);   /* best effort */
+}
+
+static void follow(sched_pool *pool, int cpu)
+{
+	if (cpu == pool->pinned_cpu)
+		return;
+	for (unsigned i = 0; i < pool->n_created; i++)
+		pin_worker(pool->threads[i], cpu);
+	pool->pinned_cpu = cpu;
+}
+
+void sched_pool_hold_controller(sched_pool *pool)
+{
+	pool->controller_held = false;
+	if (!pinning_enabled)
+		return;
+	int cpu = sched_getcpu();
+	if (cpu < 0 || pthread_getaffinity_np(pthread_self(), sizeof pool->controller_mask,
+					      &pool->controller_mask) != 0)
+		return;
+	follow(pool, cpu);
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	pool->controller_held = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+}
+
+void sched_pool_release_controller(sched_pool *pool)
+{
+	if (pool->controller_held)
+		pthread_setaffinity_np(pthread_self(), sizeof pool->controller_mask,
+				       &pool->controller_mask);
+	pool->controller_held = false;
 }
 
 int sched_pool_reserve(sched_pool *pool, unsigned n)
@@ -92,6 +149,8 @@ int sched_pool_reserve(sched_pool *pool, unsigned n)
 			free(t);
 			return -1;
 		}
+		if (pool->pinned_cpu >= 0)
+			pin_worker(t, pool->pinned_cpu);
 		pool->threads[pool->n_created++] = t;
 	}
 	return 0;

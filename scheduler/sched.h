@@ -24,7 +24,11 @@
 #ifndef WEFT_SCHED_H
 #define WEFT_SCHED_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* cpu_set_t */
+#endif
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,6 +61,9 @@ typedef struct sched_pool {
 	sched_thread *threads[SCHED_MAX_THREADS];
 	unsigned n_created;
 	unsigned fork_generation;   /* workers do not survive fork(); see pool.c */
+	int pinned_cpu;             /* CPU the workers are pinned to, -1 = none */
+	bool controller_held;       /* controller pinned for the current execution */
+	cpu_set_t controller_mask;  /* its own affinity, restored after the execution */
 } sched_pool;
 
 /* What the harness asks of one execution. */
@@ -86,6 +93,13 @@ typedef struct sched_exec {
 void sched_pool_init(sched_pool *pool);
 /* Make sure `n` workers exist (creating them is the only slow part); 0 or -1. */
 int sched_pool_reserve(sched_pool *pool, unsigned n);
+/*
+ * Around one execution, on the controlling thread: keep the workers and the
+ * controller on the CPU the controller runs on now, then give the controller its
+ * own affinity back (see pool.c for why).  A few system calls per execution.
+ */
+void sched_pool_hold_controller(sched_pool *pool);
+void sched_pool_release_controller(sched_pool *pool);
 /* Stop and join every worker.  Only between executions. */
 void sched_pool_destroy(sched_pool *pool);
 
