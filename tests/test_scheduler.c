@@ -5,10 +5,12 @@
  *   - workers are pooled and reused, with the fuzzer's signals blocked;
  *   - a runaway execution ends by the step budget with pending operations,
  *     and the next execution starts clean;
- *   - no switch happens inside weft_atomic_begin/end.
+ *   - no switch happens inside weft_atomic_begin/end;
+ *   - the controlling thread's CPU affinity is its own again after a run.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 
@@ -281,8 +283,23 @@ static void test_step_budget_cuts_runaway_execution(void)
 	weft_runner_free(r);
 }
 
+/* Workers follow the controller's CPU, but the controller's own mask comes back. */
+static void test_controller_affinity_restored(void)
+{
+	cpu_set_t before, after;
+	REQUIRE(pthread_getaffinity_np(pthread_self(), sizeof before, &before) == 0, "getaffinity");
+	weft_runner *r = weft_runner_new(&counter_target);
+	const uint8_t input[] = { 0, 0, 0, 3 };
+	for (int i = 0; i < 20; i++)
+		weft_runner_run(r, input, sizeof input, NULL);
+	REQUIRE(pthread_getaffinity_np(pthread_self(), sizeof after, &after) == 0, "getaffinity");
+	CHECK(CPU_EQUAL(&before, &after), "the controlling thread's affinity was not restored");
+	weft_runner_free(r);
+}
+
 int main(void)
 {
+	test_controller_affinity_restored();
 	test_one_thread_at_a_time_and_pooled();
 	test_schedule_is_followed();
 	test_no_switch_inside_atomic_block();
