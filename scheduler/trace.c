@@ -95,6 +95,13 @@ sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread)
 	return e;
 }
 
+/* One 64-bit word into the hash: multiply-xorshift, two multiplies an event. */
+static uint64_t mix_word(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
+	return h ^ (h >> 29);
+}
+
 uint64_t sched_trace_hash(const sched_trace *t)
 {
 	uint64_t h = FNV_OFFSET_64;
@@ -103,8 +110,8 @@ uint64_t sched_trace_hash(const sched_trace *t)
 		uint64_t head = (uint64_t)e->kind | (uint64_t)e->thread << 8 |
 				(uint64_t)e->other << 16 | (uint64_t)e->is_pointer << 24 |
 				(uint64_t)e->site_id << 32;
-		h = fnv_u64(h, head);
-		h = fnv_u64(h, e->value);
+		h = mix_word(h, head);
+		h = mix_word(h, e->value);
 	}
 	return h;
 }

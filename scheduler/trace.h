@@ -44,7 +44,7 @@ void sched_trace_reset(sched_trace *t);
 void sched_trace_free(sched_trace *t);
 /* Append an event and return it (the log grows as needed). */
 sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread);
-/* FNV-1a over kind, thread, other, site id and value of every event. */
+/* A 64-bit hash of kind, thread, other, site id and value of every event. */
 uint64_t sched_trace_hash(const sched_trace *t);
 /* The stable id of a site (computed once, cached in the site). */
 uint32_t sched_site_id(weft_site *site);

@@ -2,6 +2,7 @@
 # tests/exported_symbols.sh LIBWEFT.a - libweft exports only weft_* symbols
 # (internals are hidden), so it cannot collide with a user's names.
 lib=$1
+[ -f "$lib" ] || exit 1   # no library: nothing to check is a failure
 bad=$(readelf -sW "$lib" | awk '$5 == "GLOBAL" && $6 == "DEFAULT" && $7 != "UND" && $8 !~ /^weft_/ { print $8 }' | sort -u)
 count=$(readelf -sW "$lib" | awk '$5 == "GLOBAL" && $6 == "DEFAULT" && $7 != "UND"' | wc -l)
 [ "$count" -gt 5 ] || { echo "FAIL: only $count exported symbols found: is $lib right?"; exit 1; }
