@@ -30,11 +30,6 @@ void sched_exec_destroy(sched_exec *exec)
 	sched_trace_free(&exec->trace);
 }
 
-static uint64_t countdown_from(uint64_t steps)
-{
-	return steps ? steps : UINT64_MAX;   /* 0 = never: a countdown that never ends */
-}
-
 static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 {
 	exec->cfg = *cfg;
@@ -51,7 +46,7 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 		t->atomic_depth = 0;
 		t->finished = false;
 	}
-	exec->countdown = countdown_from(cfg->strategy.steps_to_preemption(cfg->strategy.self));
+	sched_rearm_countdown(exec);
 }
 
 int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)

@@ -117,6 +117,14 @@ void sched_op_begin(uint32_t call);
 void sched_op_end(uint32_t call, int64_t result);
 
 /* ---- internal to the scheduler room ---- */
+/* Ask the strategy for the next preemption; 0 (never) becomes a countdown that never ends. */
+static inline void sched_rearm_countdown(sched_exec *exec)
+{
+	const sched_strategy *s = &exec->cfg.strategy;
+	uint64_t steps = s->steps_to_preemption(s->self);
+	exec->countdown = steps ? steps : UINT64_MAX;
+}
+
 void sched_thread_run(sched_thread *self);                   /* exec.c, on a worker */
 bool sched_switch_point(sched_thread *self);                 /* switch_point.c */
 void sched_cut_execution(sched_thread *self) __attribute__((noreturn));  /* exec.c */

@@ -28,8 +28,7 @@ static __attribute__((noinline)) void preempt(sched_thread *self)
 	const sched_strategy *s = &exec->cfg.strategy;
 	unsigned k = s->pick(s->self, exec->n_runnable - 1);
 	sched_thread *next = kth_other_runnable(exec, self, k);
-	uint64_t steps = s->steps_to_preemption(s->self);
-	exec->countdown = steps ? steps : UINT64_MAX;
+	sched_rearm_countdown(exec);
 	sched_hand_off(self, next, true);
 }
 
