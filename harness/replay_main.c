@@ -24,7 +24,7 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(hash, "--hash", 0, "print '<trace hash> <verdict> <preemptions> <file>' per input") \
 	X(quiet, "--quiet", 0, "print no reports")                                      \
 	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
-				 "validation, step-budget, fail (any failure)")
+				 "linearizability, validation, step-budget, fail (any failure)")
 
 typedef struct replay_options {
 #define X(field, flag, takes_value, help) const char *field;
@@ -73,7 +73,8 @@ static int verdict_matches(const char *expect, weft_verdict v)
 static int expect_is_valid(const char *expect)
 {
 	return !strcmp(expect, "pass") || !strcmp(expect, "validation") ||
-	       !strcmp(expect, "step-budget") || !strcmp(expect, "fail");
+	       !strcmp(expect, "step-budget") || !strcmp(expect, "fail") ||
+	       !strcmp(expect, "linearizability");
 }
 
 static uint8_t *read_file(const char *path, size_t *size)
@@ -198,21 +199,34 @@ int main(int argc, char **argv)
 		return EXIT_AS_EXPECTED;
 	}
 	if (!expect_is_valid(st.opt.expect)) {
-		fprintf(stderr, "weft-replay: --expect must be pass, validation, step-budget or fail\n");
+		fprintf(stderr, "weft-replay: --expect must be pass, linearizability, validation, "
+			"step-budget or fail\n");
 		return EXIT_BAD_USAGE;
 	}
 	if (first_path >= argc) {
 		usage(stderr, argv[0]);
 		return EXIT_BAD_USAGE;
 	}
-	st.runner = weft_runner_new(weft_fuzz_target());
-	if (!st.runner)
+	const char *problem = weft_target_problem(weft_fuzz_target());
+	if (problem) {
+		fprintf(stderr, "weft-replay: target is malformed: %s\n", problem);
 		return EXIT_BAD_USAGE;
+	}
+	st.runner = weft_runner_new(weft_fuzz_target());
+	if (!st.runner) {
+		fprintf(stderr, "weft-replay: out of memory creating the runner\n");
+		return EXIT_BAD_USAGE;
+	}
 	for (int i = first_path; i < argc; i++)
 		replay_path(&st, argv[i]);
+	weft_runner_stats stats = weft_runner_stats_get(st.runner);
 	weft_runner_free(st.runner);
 	fprintf(stderr, "weft-replay: %u inputs, %u with an unexpected verdict (expected: %s)\n",
 		st.runs, st.unexpected, st.opt.expect);
+	if (stats.check_unknown)
+		fprintf(stderr, "weft-replay: %" PRIu64 " inputs had an unknown linearizability "
+			"verdict (the checker's cost cap was reached; counted as pass)\n",
+			stats.check_unknown);
 	if (st.io_error)
 		return EXIT_BAD_USAGE;
 	return st.unexpected ? EXIT_UNEXPECTED : EXIT_AS_EXPECTED;

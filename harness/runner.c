@@ -9,10 +9,13 @@
  */
 #include "weft/run.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "weft/check.h"
 #include "choice.h"
+#include "impl_model.h"
 #include "scenario.h"
 #include "schedule_bytes.h"
 #include "../report/report.h"
@@ -26,10 +29,14 @@ struct weft_runner {
 	harness_choices choices;
 	harness_scenario scenario;
 	void *instance;
-	weft_op_record history[HARNESS_MAX_CALLS];
+	weft_op_record history[HARNESS_MAX_CALLS + 1];   /* + the final operation */
 	size_t n_history;
+	int has_final;                 /* history ends with the final operation */
+	weft_checker *checker;
+	weft_check_result check;
 	char message[256];
 	weft_result result;
+	weft_runner_stats stats;
 };
 
 const char *weft_verdict_name(weft_verdict v)
@@ -39,15 +46,28 @@ const char *weft_verdict_name(weft_verdict v)
 	case WEFT_FAIL_VALIDATION: return "validation";
 	case WEFT_FAIL_BUDGET: return "step-budget";
 	case WEFT_ERROR: return "error";
+	case WEFT_FAIL_LINEARIZABILITY: return "linearizability";
 	}
 	return "?";
 }
 
+static const weft_model *model_of(const weft_target *t)
+{
+	return t->model ? t->model : &harness_impl_model;
+}
+
 weft_runner *weft_runner_new(const weft_target *target)
 {
+	if (weft_target_problem(target))
+		return NULL;
 	weft_runner *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
+	r->checker = weft_checker_new(model_of(target));
+	if (!r->checker) {
+		free(r);
+		return NULL;
+	}
 	r->target = target;
 	r->bounds = harness_bounds_of(target);
 	sched_pool_init(&r->pool);
@@ -61,6 +81,7 @@ void weft_runner_free(weft_runner *r)
 		return;
 	sched_pool_destroy(&r->pool);
 	sched_exec_destroy(&r->exec);
+	weft_checker_free(r->checker);
 	free(r);
 }
 
@@ -99,6 +120,67 @@ static void build_history(weft_runner *r)
 			r->history[r->n_history++] = r->scenario.calls[tr->events[i].site_id];
 }
 
+/*
+ * The final operation (weft_target.final_op) runs on this, the controlling
+ * thread, after every managed thread returned: its atomics are plain ones.
+ * Logically it is invoked after the last event and returns just after.
+ */
+static void run_final_op(weft_runner *r)
+{
+	const weft_target *t = r->target;
+	r->has_final = 0;
+	if (!t->final_op || r->exec.cut)
+		return;
+	weft_op_record *call = &r->history[r->n_history++];
+	memset(call, 0, sizeof *call);
+	call->thread = r->scenario.n_threads;
+	call->op = (unsigned)(t->final_op - t->ops);
+	for (int a = 0; a < t->final_op->n_args; a++)
+		call->args[a] = t->final_op->args[a].min;
+	call->invoked_at = (uint32_t)r->exec.trace.n;
+	call->result = t->final_op->run(r->instance, call->args);
+	call->returned_at = call->invoked_at + 1;
+	r->has_final = 1;
+}
+
+static void format_result(char *buf, size_t cap, int64_t value)
+{
+	if (value == WEFT_NONE)
+		snprintf(buf, cap, "none");
+	else
+		snprintf(buf, cap, "%" PRId64, value);
+}
+
+/* One line: the operation the search could not place, seen vs. modelled result. */
+static void describe_violation(weft_runner *r)
+{
+	const weft_op_record *stuck = &r->history[r->check.stuck];
+	char seen[24], model[24];
+	format_result(seen, sizeof seen, stuck->result);
+	format_result(model, sizeof model, r->check.stuck_model_result);
+	snprintf(r->message, sizeof r->message,
+		 "not linearizable: %s() on thread %u returned %s, the model gives %s "
+		 "after the longest linearizable prefix (%zu of %zu operations)",
+		 r->target->ops[stuck->op].name, stuck->thread, seen, model,
+		 r->check.n_longest, r->n_history);
+}
+
+/* The oracle: 1 when no linearization explains the history. */
+static int not_linearizable(weft_runner *r)
+{
+	weft_history h = { r->history, r->n_history };
+	if (!r->target->model)
+		harness_impl_model_bind(r->target);
+	weft_check_verdict v = weft_check(r->checker, &h, NULL, &r->check);
+	harness_impl_model_unbind();
+	r->result.check_cost = r->check.cost;
+	r->result.check_unknown = v == WEFT_CHECK_UNKNOWN;
+	if (v != WEFT_CHECK_NOT_LINEARIZABLE)
+		return 0;
+	describe_violation(r);
+	return 1;
+}
+
 static weft_verdict judge(weft_runner *r)
 {
 	if (r->exec.cut) {
@@ -107,12 +189,21 @@ static weft_verdict judge(weft_runner *r)
 			 r->bounds.step_budget);
 		return WEFT_FAIL_BUDGET;
 	}
+	if (not_linearizable(r))
+		return WEFT_FAIL_LINEARIZABILITY;
 	if (!r->target->validate)
 		return WEFT_PASS;
 	weft_history h = { r->history, r->n_history };
 	if (r->target->validate(r->instance, &h, r->message, sizeof r->message) == 0)
 		return WEFT_PASS;
 	return WEFT_FAIL_VALIDATION;
+}
+
+static void count(weft_runner *r, weft_verdict v)
+{
+	r->stats.executions++;
+	r->stats.failures += v != WEFT_PASS;
+	r->stats.check_unknown += (uint64_t)r->result.check_unknown;
 }
 
 static void fill_result(weft_runner *r, weft_verdict v)
@@ -131,6 +222,11 @@ static void fill_result(weft_runner *r, weft_verdict v)
 weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, weft_result *out)
 {
 	r->message[0] = 0;
+	r->n_history = 0;
+	r->has_final = 0;
+	r->result.check_unknown = 0;
+	r->result.check_cost = 0;
+	r->check.verdict = WEFT_CHECK_LINEARIZABLE;
 	harness_choices_init(&r->choices, data, size);
 	harness_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
 	sched_exec_config cfg = {
@@ -149,12 +245,14 @@ weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, w
 		v = WEFT_ERROR;
 	} else {
 		build_history(r);
+		run_final_op(r);
 		v = judge(r);
 	}
 	if (r->target->teardown)
 		r->target->teardown(r->instance);
 	r->instance = NULL;
 	fill_result(r, v);
+	count(r, v);
 	if (out)
 		*out = r->result;
 	return v;
@@ -169,6 +267,15 @@ void weft_runner_report(const weft_runner *r, FILE *out)
 		.n_calls = r->scenario.n_calls,
 		.events = r->exec.trace.events,
 		.n_events = r->exec.trace.n,
+		.final_call = r->has_final ? &r->history[r->n_history - 1] : NULL,
+		.history = r->history,
+		.n_history = r->n_history,
+		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,
 	};
 	report_print(out, &c);
+}
+
+weft_runner_stats weft_runner_stats_get(const weft_runner *r)
+{
+	return r->stats;
 }

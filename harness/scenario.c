@@ -20,6 +20,10 @@ harness_bounds harness_bounds_of(const weft_target *t)
 	b.min_threads = clamp(b.min_threads, 1, WEFT_MAX_THREADS);
 	b.max_threads = clamp(b.max_threads, b.min_threads, WEFT_MAX_THREADS);
 	b.max_ops = clamp(b.max_ops, 1, WEFT_MAX_OPS);
+	b.n_thread_ops = 0;
+	for (unsigned i = 0; i < t->n_ops && b.n_thread_ops < WEFT_MAX_TARGET_OPS; i++)
+		if (!(t->ops[i].flags & WEFT_OP_FINAL_ONLY))
+			b.thread_ops[b.n_thread_ops++] = i;
 	return b;
 }
 
@@ -32,28 +36,86 @@ static int64_t choose_arg(harness_choices *c, weft_range r)
 	return (int64_t)((uint64_t)r.min + harness_choose_front(c, bound));
 }
 
-static void decode_call(weft_op_record *call, unsigned thread, const weft_target *t,
-			harness_choices *c)
+/* The k-th operation a thread may be given (flags without WEFT_OP_FINAL_ONLY). */
+static unsigned thread_op(const harness_bounds *b, unsigned k)
 {
-	memset(call, 0, sizeof *call);
-	call->thread = thread;
-	call->op = (unsigned)harness_choose_front(c, t->n_ops);
-	const weft_op *op = &t->ops[call->op];
+	return b->thread_ops[k % b->n_thread_ops];
+}
+
+/*
+ * Which thread owns each non-parallel group (weft_op.group): the first thread,
+ * in scenario order, that is given one of its operations.
+ */
+typedef struct group_owners {
+	unsigned group[WEFT_MAX_GROUPS], owner[WEFT_MAX_GROUPS];
+	unsigned n;
+} group_owners;
+
+/* 1 if `thread` may run an operation of `group` (claiming it if unowned). */
+static int group_admits(group_owners *g, unsigned group, unsigned thread)
+{
+	if (group == 0)
+		return 1;
+	for (unsigned i = 0; i < g->n; i++)
+		if (g->group[i] == group)
+			return g->owner[i] == thread;
+	if (g->n == WEFT_MAX_GROUPS)
+		return 0;   /* harness_bounds_of rejects targets with more groups */
+	g->group[g->n] = group;
+	g->owner[g->n++] = thread;
+	return 1;
+}
+
+/*
+ * The operation for the chosen index: itself if this thread may run it, else
+ * the next one (in ops[] order, wrapping) that it may; -1 when none.
+ */
+static int admitted_op(const weft_target *t, const harness_bounds *b, group_owners *g,
+		       unsigned chosen, unsigned thread)
+{
+	for (unsigned i = 0; i < b->n_thread_ops; i++) {
+		unsigned op = thread_op(b, chosen + i);
+		if (group_admits(g, t->ops[op].group, thread))
+			return (int)op;
+	}
+	return -1;
+}
+
+static void decode_args(weft_op_record *call, const weft_op *op, harness_choices *c)
+{
 	for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++)
 		call->args[a] = choose_arg(c, op->args[a]);
+}
+
+/* One call for `thread`; 0 when the thread may run no operation at all. */
+static int decode_call(weft_op_record *call, unsigned thread, const weft_target *t,
+		       const harness_bounds *b, group_owners *g, harness_choices *c)
+{
+	unsigned chosen = (unsigned)harness_choose_front(c, b->n_thread_ops);
+	int op = admitted_op(t, b, g, chosen, thread);
+	if (op < 0)
+		return 0;
+	memset(call, 0, sizeof *call);
+	call->thread = thread;
+	call->op = (unsigned)op;
+	decode_args(call, &t->ops[op], c);
 	call->pending = 1;   /* until it returns */
+	return 1;
 }
 
 void harness_scenario_decode(harness_scenario *s, const weft_target *t,
 			     const harness_bounds *b, harness_choices *c)
 {
+	group_owners owners = { .n = 0 };
 	s->n_threads = b->min_threads +
 		       (unsigned)harness_choose_front(c, b->max_threads - b->min_threads + 1);
 	s->n_calls = 0;
 	for (unsigned th = 0; th < s->n_threads; th++) {
 		s->first_call[th] = s->n_calls;
 		for (unsigned i = 0; i < b->max_ops; i++) {
-			decode_call(&s->calls[s->n_calls++], th, t, c);
+			if (!decode_call(&s->calls[s->n_calls], th, t, b, &owners, c))
+				break;
+			s->n_calls++;
 			if (i + 1 == b->max_ops || harness_take_front(c) == 0)
 				break;
 		}

@@ -4,7 +4,10 @@
  * Decoded from the front of the input, in this order (each a choice, see choice.h):
  *   threads   min_threads + choose(max_threads - min_threads + 1)
  *   for each thread t, operations one after another:
- *     kind    choose(n_ops)                 (no byte when the target has one op)
+ *     kind    choose(n)                     n: ops without WEFT_OP_FINAL_ONLY (no byte when 1);
+ *                                           an op of a group another thread owns becomes
+ *                                           the next op this thread may run (target.h);
+ *                                           none at all ends the thread's list
  *     args    min + choose(max - min + 1)   (each argument, no byte when min == max)
  *     more    one byte: 0 = this thread's list ends here (also at max_ops_per_thread)
  * All zeros: min_threads threads, one operation each, operation 0, minimal arguments.
@@ -27,6 +30,8 @@
 typedef struct harness_bounds {
 	unsigned min_threads, max_threads, max_ops;
 	unsigned step_budget;
+	unsigned n_thread_ops;                       /* operations a thread may be given */
+	unsigned thread_ops[WEFT_MAX_TARGET_OPS];    /* their indices in target->ops */
 } harness_bounds;
 
 typedef struct harness_scenario {

@@ -73,6 +73,15 @@ static void format_access(char *buf, size_t cap, const sched_event *e)
 		snprintf(buf, cap, "%s %s:%d -> %s", access_name(e->kind), file, line, value);
 }
 
+/* "call = result", "none" standing for WEFT_NONE. */
+static void format_returned(char *buf, size_t cap, const char *call, int64_t result)
+{
+	if (result == WEFT_NONE)
+		snprintf(buf, cap, "%s = none", call);
+	else
+		snprintf(buf, cap, "%s = %" PRId64, call, result);
+}
+
 /* One event as the text of its thread's column; "" for events not shown. */
 static void format_event(char *buf, size_t cap, const report_case *c, const sched_event *e)
 {
@@ -84,7 +93,7 @@ static void format_event(char *buf, size_t cap, const report_case *c, const sche
 		break;
 	case SCHED_EV_OP_END:
 		format_call(call, sizeof call, c->target, &c->calls[e->site_id]);
-		snprintf(buf, cap, "%s = %" PRId64, call, (int64_t)e->value);
+		format_returned(buf, cap, call, (int64_t)e->value);
 		break;
 	case SCHED_EV_PREEMPT:
 		snprintf(buf, cap, "~~ preempted, to thread %u", e->other);
@@ -145,9 +154,34 @@ static void print_interleaving(FILE *out, const report_case *c)
 	}
 }
 
+static void print_final(FILE *out, const report_case *c)
+{
+	char call[96], text[128];
+	if (!c->final_call)
+		return;
+	format_call(call, sizeof call, c->target, c->final_call);
+	format_returned(text, sizeof text, call, c->final_call->result);
+	fprintf(out, "after all threads: %s\n", text);
+}
+
+static void print_linearizability(FILE *out, const report_case *c)
+{
+	if (!c->check)
+		return;
+	weft_history h = { c->history, c->n_history };
+	if (c->final_call)
+		fprintf(out, "linearizability (thread %u stands for the final operation):\n",
+			c->final_call->thread);
+	else
+		fprintf(out, "linearizability:\n");
+	weft_check_explain(out, &h, c->target->ops, c->check);
+}
+
 void report_print(FILE *out, const report_case *c)
 {
 	print_summary(out, c);
 	print_scenario(out, c);
 	print_interleaving(out, c);
+	print_final(out, c);
+	print_linearizability(out, c);
 }

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "weft/check.h"
 #include "weft/run.h"
 #include "../scheduler/trace.h"
 
@@ -20,9 +21,16 @@ typedef struct report_case {
 	unsigned n_calls;
 	const sched_event *events;
 	size_t n_events;
+	const weft_op_record *final_call;  /* weft_target.final_op as run, or NULL */
+	const weft_op_record *history;     /* what the oracle checked */
+	size_t n_history;
+	const weft_check_result *check;    /* non-NULL when not linearizable */
 } report_case;
 
-/* Summary line, scenario, interleaving (one column per thread), verdict. */
+/*
+ * Summary line, scenario, interleaving (one column per thread), the final
+ * operation, and for a linearizability failure the oracle's explanation.
+ */
 void report_print(FILE *out, const report_case *c);
 
 #endif /* WEFT_REPORT_H */

@@ -32,5 +32,5 @@ if [ "${2:-}" = --regenerate ]; then
 	mkdir -p "$here/golden" && cp "$dir/first" "$golden" && echo "wrote $golden"; exit 0
 fi
 cmp -s "$dir/first" "$golden" || { echo "FAIL: hashes differ from $golden"; diff "$golden" "$dir/first" | head; exit 1; }
-fails=$(grep -c " validation " "$dir/first")
+fails=$(grep -c " linearizability " "$dir/first")
 echo "determinism: 200 inputs, same hashes in two processes and as recorded ($fails failing)"

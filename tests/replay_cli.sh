@@ -20,8 +20,8 @@ expect_exit 2 "bad --expect" -- --expect=maybe "$corpus"
 expect_exit 2 "missing file" -- /nonexistent/weft-input
 grep -q "cannot read /nonexistent/weft-input" /tmp/weft-cli.$$ || { echo "FAIL: no message for a missing file"; fail=1; }
 expect_exit 1 "failing input, expecting pass" -- "$corpus"
-grep -q "==weft== FAIL validation" /tmp/weft-cli.$$ || { echo "FAIL: no report printed"; fail=1; }
-expect_exit 0 "failing input, expecting validation" -- --expect=validation "$corpus"
+grep -q "==weft== FAIL linearizability" /tmp/weft-cli.$$ || { echo "FAIL: no report printed"; fail=1; }
+expect_exit 0 "failing input, expecting linearizability" -- --expect=linearizability "$corpus"
 expect_exit 0 "--expect=fail" -- --quiet --expect=fail "$corpus"
 rm -f /tmp/weft-cli.$$
 [ $fail = 0 ] && echo "replay_cli: all checks passed"

@@ -27,6 +27,7 @@ typedef enum weft_verdict {
 	WEFT_FAIL_VALIDATION,  /* the target's validate() rejected the execution */
 	WEFT_FAIL_BUDGET,      /* step budget exhausted: a runaway (livelocked?) execution */
 	WEFT_ERROR,            /* weft itself could not run (threads could not be created) */
+	WEFT_FAIL_LINEARIZABILITY,  /* no order of the history's operations fits the model */
 } weft_verdict;
 
 /* Summary of one execution; pointers stay valid until the next run. */
@@ -39,7 +40,16 @@ typedef struct weft_result {
 	uint64_t steps;          /* switch points passed */
 	uint64_t trace_hash;     /* hash of the whole step trace: equal runs, equal hash */
 	const char *message;     /* one line; "" on pass */
+	int check_unknown;       /* 1: the linearizability check gave up (cost cap); verdict PASS */
+	uint64_t check_cost;     /* search steps the linearizability check took */
 } weft_result;
+
+/* Counters over a runner's life, for campaign summaries. */
+typedef struct weft_runner_stats {
+	uint64_t executions;
+	uint64_t failures;
+	uint64_t check_unknown;  /* executions whose linearizability check gave up */
+} weft_runner_stats;
 
 typedef struct weft_runner weft_runner;
 
@@ -57,6 +67,8 @@ WEFT_API weft_verdict weft_runner_run(weft_runner *runner, const uint8_t *data, 
 
 /* Print the report of the last execution (scenario, interleaving, verdict). */
 WEFT_API void weft_runner_report(const weft_runner *runner, FILE *out);
+
+WEFT_API weft_runner_stats weft_runner_stats_get(const weft_runner *runner);
 
 WEFT_API const char *weft_verdict_name(weft_verdict v);
 

@@ -2,21 +2,31 @@
  * weft/target.h - how a fuzz target declares a data structure to weft.
  *
  * A target is one constant weft_target: its operations (name, function,
- * argument ranges), a fresh instance per execution (setup/teardown), and a check
- * of the finished execution (validate).  weft decides, from the fuzzer's bytes,
- * how many threads run, which operations each runs with which arguments, and
- * the interleaving; it records the history and calls validate.
+ * argument ranges, which thread may run them), a fresh instance per execution
+ * (setup/teardown), a sequential model (weft/model.h) and optional checks.
+ * weft decides, from the fuzzer's bytes, how many threads run, which operations
+ * each runs with which arguments, and the interleaving; it records the history,
+ * checks it for linearizability against the model, then calls validate.
  *
- * 95% of target authors need: weft_op, weft_target, WEFT_FUZZ_TARGET, and the
- * atomics of <weft/atomic.h> inside their data structure.  A target file has no
- * main() and no LLVMFuzzerTestOneInput: the harness provides them.
+ * Without a model, the implementation itself, run sequentially on a fresh
+ * instance, is the model (Lincheck's default): a history is accepted when some
+ * order of its operations, replayed one at a time, gives the same results.
+ *
+ * 95% of target authors need: weft_op, weft_target, weft_model,
+ * WEFT_FUZZ_TARGET, and the atomics of <weft/atomic.h> inside their data
+ * structure.  A target file has no main() and no LLVMFuzzerTestOneInput: the
+ * harness provides them.
  *
  * Example (the whole counter target is targets/counter.c):
  *
  *   static int64_t op_increment(void *self, const int64_t *args) { ... }
- *   static const weft_op ops[] = { { "increment", op_increment, 0, {{0, 0}} } };
- *   static const weft_target counter = { .name = "counter", .ops = ops, .n_ops = 1,
- *       .setup = counter_new, .teardown = counter_free, .validate = counter_check };
+ *   static const weft_op ops[] = {
+ *       [OP_INCREMENT] = { .name = "increment", .run = op_increment },
+ *       [OP_GET] = { .name = "get", .run = op_get, .flags = WEFT_OP_FINAL_ONLY },
+ *   };
+ *   static const weft_target counter = { .name = "counter", .ops = ops, .n_ops = 2,
+ *       .setup = counter_new, .teardown = counter_free,
+ *       .model = &counter_model, .final_op = &ops[OP_GET] };
  *   WEFT_FUZZ_TARGET(counter)
  */
 #ifndef WEFT_TARGET_H
@@ -25,6 +35,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "weft/export.h"
+#include "weft/model.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,26 +45,45 @@ extern "C" {
 #define WEFT_MAX_ARGS 2        /* arguments per operation */
 #define WEFT_MAX_THREADS 8     /* managed threads per execution */
 #define WEFT_MAX_OPS 8         /* operations per thread */
+#define WEFT_MAX_TARGET_OPS 32 /* operations a target declares */
+#define WEFT_MAX_GROUPS 8      /* distinct non-zero weft_op.group values */
 
 /* Inclusive range an argument is drawn from; the simplest value is `min`. */
 typedef struct weft_range {
 	int64_t min, max;
 } weft_range;
 
+/* weft_op.flags */
+#define WEFT_OP_FINAL_ONLY 1u   /* never chosen for a thread; only as weft_target.final_op */
+
 /*
  * One operation.  `run` executes on a managed thread, may use weft atomics (each
- * a switch point) and returns the operation's result (0 when it has none).
+ * a switch point) and returns the operation's result (0 when it has none,
+ * WEFT_NONE for "no value").
+ *
+ * `group` (Lincheck's non-parallel group): operations sharing a non-zero group
+ * only ever run on one thread - the first thread, in scenario order, that picks
+ * one.  Give a single-producer queue's enqueue group 1 and its dequeue group 2.
+ * A thread that picks an operation of a group owned by another thread gets the
+ * next operation (in ops[] order, wrapping) that it may run; a thread that may
+ * run none stops there.
  */
 typedef struct weft_op {
 	const char *name;
 	int64_t (*run)(void *instance, const int64_t *args);
 	int n_args;                         /* 0..WEFT_MAX_ARGS */
 	weft_range args[WEFT_MAX_ARGS];
+	unsigned group;                     /* 0: any thread */
+	unsigned flags;                     /* WEFT_OP_* */
 } weft_op;
 
-/* One operation as it happened, for validate(). */
+/*
+ * One operation as it happened.  Logical times are positions in the execution's
+ * event trace: a call returned before another was invoked iff its returned_at
+ * is smaller than the other's invoked_at.
+ */
 typedef struct weft_op_record {
-	unsigned thread;       /* 0-based managed thread */
+	unsigned thread;       /* 0-based managed thread; n_threads for the final operation */
 	unsigned op;           /* index into weft_target.ops */
 	int64_t args[WEFT_MAX_ARGS];
 	int64_t result;        /* meaningless when pending */
@@ -80,8 +112,25 @@ typedef struct weft_target {
 	void (*teardown)(void *instance);
 
 	/*
-	 * Called after all threads finished (or were cut short), on the controlling
-	 * thread.  Returns 0 when the execution is correct; otherwise writes a one-line
+	 * The sequential model the history is checked against (weft/model.h); its
+	 * operation numbers are the indices of ops[].  NULL: the implementation run
+	 * sequentially is the model (fine for small scenarios; a real model is
+	 * faster and says what "correct" means).
+	 */
+	const weft_model *model;
+
+	/*
+	 * Optional: an element of ops[] run once after every thread has returned,
+	 * on the controlling thread, with minimal arguments (Lincheck's post part).
+	 * Its result joins the history, so the oracle sees the final state: a
+	 * counter's lost update shows as get() returning too little.  Skipped when
+	 * the execution was cut short.
+	 */
+	const weft_op *final_op;
+
+	/*
+	 * Optional postcondition, called after the linearizability check passed, on
+	 * the controlling thread.  Returns 0 when the execution is correct; otherwise writes a one-line
 	 * explanation into msg (cap bytes, NUL-terminated) and returns non-zero.
 	 * Must not read addresses or time: its message goes into reports.
 	 */
@@ -96,6 +145,14 @@ typedef struct weft_target {
 	const weft_target *weft_fuzz_target(void) { return &(t); }
 
 const weft_target *weft_fuzz_target(void);
+
+/*
+ * NULL when `target` is well formed, else a one-line description of what is
+ * wrong (no operations, too many, an op without run, n_args out of range, an
+ * empty argument range, final_op outside ops[], too many groups, no operation
+ * a thread may run).  weft_runner_new refuses a target with a problem.
+ */
+WEFT_API const char *weft_target_problem(const weft_target *target);
 
 #ifdef __cplusplus
 }

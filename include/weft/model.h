@@ -1,0 +1,71 @@
+/*
+ * weft/model.h - a sequential model: what a data structure should do, one
+ * operation at a time.  The linearizability checker (weft/check.h) searches
+ * for an order of a concurrent history's operations that this model explains.
+ *
+ * A model's operations are numbered like the target's (weft_target.ops) or, for
+ * a history read from a file, like the built-in model's op table.  Results are
+ * int64_t; WEFT_NONE stands for "no value" (empty queue, absent key, nil).
+ *
+ * The state is a block of `state_size` bytes that the checker owns, copies and
+ * memoizes on.  Most models keep everything inside it (a counter, a bitset, a
+ * small array) and leave copy/destroy/equal/hash NULL: the checker then uses
+ * memcpy, memcmp and a byte hash, so the state must be fully initialised by
+ * init() (padding included: init starts from zeroed memory).  A state that owns
+ * memory supplies all four.
+ *
+ * Example (a counter; the whole file is targets/counter.c):
+ *
+ *   static void counter_init(void *s) { *(int64_t *)s = 0; }
+ *   static int64_t counter_apply(void *s, unsigned op, const int64_t *args) {
+ *           int64_t *v = s;
+ *           return op == OP_INCREMENT ? (++*v, 0) : *v;
+ *   }
+ *   static const weft_model counter_model = { "counter", sizeof(int64_t),
+ *           counter_init, counter_apply };
+ */
+#ifndef WEFT_MODEL_H
+#define WEFT_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "No value": the result of dequeuing from an empty queue, reading an absent key. */
+#define WEFT_NONE INT64_MIN
+
+/* partition() of an operation that touches every key (size, clear): no partitioning. */
+#define WEFT_PARTITION_ALL INT64_MIN
+
+typedef struct weft_model {
+	const char *name;
+	size_t state_size;
+
+	/* Write the initial state into zeroed memory of state_size bytes. */
+	void (*init)(void *state);
+	/* Apply operation `op` with `args` to the state and return its result. */
+	int64_t (*apply)(void *state, unsigned op, const int64_t *args);
+
+	/* Optional, all four or none: for states that own memory. */
+	void (*copy)(void *dst, const void *src);   /* dst: state_size bytes, not initialised */
+	void (*destroy)(void *state);
+	int (*equal)(const void *a, const void *b); /* non-zero when equal */
+	uint64_t (*hash)(const void *state);
+
+	/*
+	 * Optional P-compositionality: the key an operation touches.  When every
+	 * operation of a history has a key (none returns WEFT_PARTITION_ALL), the
+	 * checker checks each key's sub-history on its own, from init(): correct
+	 * only when operations on different keys never affect each other (a set, a
+	 * map).  Exponentially cheaper on long histories.
+	 */
+	int64_t (*partition)(unsigned op, const int64_t *args);
+} weft_model;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WEFT_MODEL_H */
