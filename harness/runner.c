@@ -159,7 +159,7 @@ static void describe_violation(weft_runner *r)
 	format_result(seen, sizeof seen, stuck->result);
 	format_result(model, sizeof model, r->check.stuck_model_result);
 	snprintf(r->message, sizeof r->message,
-		 "not linearizable: %s() on thread %u returned %s, the model gives %s "
+		 "%s() on thread %u returned %s, the model gives %s "
 		 "after the longest linearizable prefix (%zu of %zu operations)",
 		 r->target->ops[stuck->op].name, stuck->thread, seen, model,
 		 r->check.n_longest, r->n_history);

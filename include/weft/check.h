@@ -55,6 +55,11 @@ typedef struct weft_check_options {
  *       (compare with history->ops[stuck].result);
  *   partition_key / partitioned: the key of the failing sub-history, when the
  *       history was partitioned.
+ * Otherwise n_longest is 0, stuck is SIZE_MAX and stuck_model_result WEFT_NONE.
+ * `partitioned` is 1 whenever the history was split by key (n_partitions keys,
+ * checked in ascending order; the first that fails or runs out of budget stops
+ * the check).  `cost` counts model apply calls of the search; the explanation's
+ * replay of `longest` is not counted.
  */
 typedef struct weft_check_result {
 	weft_check_verdict verdict;
@@ -70,14 +75,19 @@ typedef struct weft_check_result {
 
 typedef struct weft_checker weft_checker;
 
-/* NULL when out of memory. */
+/*
+ * NULL when out of memory, or when model lacks init or apply.  The model must
+ * outlive the checker.  A checker is for one thread at a time; it keeps its
+ * buffers (sized by the biggest history so far) until weft_checker_free.
+ */
 WEFT_API weft_checker *weft_checker_new(const weft_model *model);
 WEFT_API void weft_checker_free(weft_checker *checker);
 
 /*
  * Check `history` (operations in order of invocation; times from
  * invoked_at/returned_at, pending ones have no response).  Returns the
- * verdict, also in *result.  opts may be NULL.  Never prints.
+ * verdict, also in *result.  opts and result may be NULL.  Never prints.
+ * Out of memory gives WEFT_CHECK_UNKNOWN, like the cost cap.
  */
 WEFT_API weft_check_verdict weft_check(weft_checker *checker, const weft_history *history,
 				       const weft_check_options *opts, weft_check_result *result);
