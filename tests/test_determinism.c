@@ -1,7 +1,8 @@
 /*
  * tests/test_determinism.c - the same bytes give the same interleaving, verdict
  * and trace, every time: run twice in one runner, and once more in a second
- * runner (its own pool of threads), comparing trace hashes.  The cross-process
+ * runner (its own pool of threads), comparing trace hashes, verdicts, the
+ * oracle's cost and the failure message.  The cross-process
  * and cross-compiler halves are in determinism_across_processes.sh.
  */
 #include <string.h>
@@ -26,12 +27,15 @@ int main(void)
 		for (size_t i = 0; i < n; i++)
 			buf[i] = (uint8_t)(test_rand(&seed) >> 56);
 		weft_result r1, r2, r3;
+		char message[256];
 		weft_runner_run(a, buf, n, &r1);
+		snprintf(message, sizeof message, "%s", r1.message);
 		weft_runner_run(a, buf, n, &r2);
 		weft_runner_run(b, buf, n, &r3);
 		int same = r1.trace_hash == r2.trace_hash && r1.trace_hash == r3.trace_hash &&
 			   r1.verdict == r2.verdict && r1.verdict == r3.verdict &&
-			   r1.preemptions == r3.preemptions && r1.steps == r3.steps;
+			   r1.preemptions == r3.preemptions && r1.steps == r3.steps &&
+			   r1.check_cost == r3.check_cost && strcmp(message, r3.message) == 0;
 		mismatches += !same;
 		failures += r1.verdict != WEFT_PASS;
 		distinct += r1.trace_hash != prev_hash;
