@@ -1,0 +1,288 @@
+/*
+ * oracle/weft_check_main.c - weft-check, the standalone linearizability
+ * checker: reads histories from files (weft's text format,
+ * docs/history-format.md, or Jepsen register logs) and says, per file,
+ * whether a built-in model explains them.
+ *
+ *   $ weft-check tests/histories/queue_exercise_2.txt
+ *   tests/histories/queue_exercise_2.txt: NOT linearizable (3 operations, cost 4)
+ *     longest linearizable prefix: 2 of 3 operations
+ *       1. thread 1  enq(1) = 0
+ *       2. thread 2  enq(2) = 0
+ *     cannot be placed next: thread 1  deq() = 2, but the model gives 1
+ *
+ * (the indented lines are weft_check_explain's, oracle/explain.c; --quiet drops them).
+ *
+ * The same glue as harness/replay_main.c: options defined once in
+ * CHECK_OPTIONS, which generates the parser and --help; exit codes from one
+ * enum.  All the work is elsewhere: the readers (history_*.c), the models
+ * (models.c), the search (linearize.c) and its explanation (explain.c).  One
+ * checker per model is kept across files, so its buffers are reused.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history_io.h"
+#include "models.h"
+#include "weft/check.h"
+
+/* Precedence when files differ: BAD_INPUT, then NOT_LINEARIZABLE, then UNKNOWN. */
+enum check_exit {
+	EXIT_LINEARIZABLE = 0,       /* every file linearizable */
+	EXIT_NOT_LINEARIZABLE = 1,   /* some file not linearizable */
+	EXIT_BAD_INPUT = 2,          /* bad usage, unreadable or malformed file */
+	EXIT_UNKNOWN = 3,            /* some file undecided within --max-cost, none refuted */
+};
+
+/* X(field, flag, takes_value, help) */
+#define CHECK_OPTIONS(X)                                                                \
+	X(help, "--help", 0, "print this help and exit")                                \
+	X(format, "--format", 1, "text, jepsen or auto (default; Jepsen when the first " \
+				 "line is 'INFO jepsen.util ...')")                     \
+	X(model, "--model", 1, "the model of text files that name none (models below)") \
+	X(max_cost, "--max-cost", 1, "search steps per file before the verdict is "     \
+				     "'unknown' (default 10000000)")                    \
+	X(no_partition, "--no-partition", 0, "check set and map histories whole, not "  \
+					     "key by key (slower)")                     \
+	X(quiet, "--quiet", 0, "one line per file: no explanation of failures")
+
+_Static_assert(WEFT_CHECK_DEFAULT_MAX_COST == 10000000u, "--help states the default cost cap");
+
+typedef struct check_options {
+#define X(field, flag, takes_value, help) const char *field;
+	CHECK_OPTIONS(X)
+#undef X
+} check_options;
+
+typedef struct check_state {
+	check_options opt;
+	const oracle_builtin *model;     /* --model, or NULL */
+	weft_check_options check;
+	weft_checker *checkers[ORACLE_N_BUILTINS];   /* one per built-in, made on first use */
+	int bad, refuted, undecided;
+} check_state;
+
+static void usage(FILE *out, const char *argv0)
+{
+	fprintf(out, "usage: %s [options] FILE...\n"
+		"Checks each history FILE ('-' = standard input) for linearizability against\n"
+		"a built-in sequential model.  Formats: docs/history-format.md (text) and\n"
+		"Jepsen register logs.\n\n"
+		"Exit status: 0 every file linearizable; 1 some file NOT linearizable;\n"
+		"2 bad usage or bad input (unreadable or malformed file: FILE:LINE: message);\n"
+		"3 some file unknown (search gave up at --max-cost) and none not linearizable.\n"
+		"2 takes precedence over 1, and 1 over 3.\n\noptions:\n", argv0);
+#define X(field, flag, takes_value, help) \
+	fprintf(out, "  %-20s %s\n", takes_value ? flag "=VALUE" : flag, help);
+	CHECK_OPTIONS(X)
+#undef X
+	fprintf(out, "\nmodels:\n");
+	for (size_t i = 0; i < ORACLE_N_BUILTINS; i++)
+		fprintf(out, "  %-20s %s\n", oracle_builtins[i].model->name,
+			oracle_builtins[i].summary);
+}
+
+/* Parses one "--flag" or "--flag=value"; returns 0, or -1 if unknown or malformed. */
+static int parse_option(check_options *o, const char *arg)
+{
+#define X(field, flag, takes_value, help)                                     \
+	{                                                                     \
+		size_t n = strlen(flag);                                      \
+		if (strncmp(arg, flag, n) == 0 && (arg[n] == 0 || arg[n] == '=')) { \
+			if ((arg[n] == '=') != (takes_value != 0))            \
+				return -1;                                    \
+			o->field = takes_value ? arg + n + 1 : "1";           \
+			return 0;                                             \
+		}                                                             \
+	}
+	CHECK_OPTIONS(X)
+#undef X
+	return -1;
+}
+
+/* Checks the option values the table cannot; returns 0 or prints why not and -1. */
+static int validate_options(check_state *st)
+{
+	const char *f = st->opt.format;
+	if (f && strcmp(f, "text") && strcmp(f, "jepsen") && strcmp(f, "auto")) {
+		fprintf(stderr, "weft-check: --format must be text, jepsen or auto\n");
+		return -1;
+	}
+	if (st->opt.model && !(st->model = oracle_builtin_find(st->opt.model))) {
+		fprintf(stderr, "weft-check: unknown --model=%s (see --help)\n", st->opt.model);
+		return -1;
+	}
+	if (st->opt.max_cost) {
+		char *end;
+		errno = 0;
+		unsigned long long n = strtoull(st->opt.max_cost, &end, 10);
+		if (errno || *end || !*st->opt.max_cost || *st->opt.max_cost == '-' || n == 0) {
+			fprintf(stderr, "weft-check: --max-cost needs a number > 0\n");
+			return -1;
+		}
+		st->check.max_cost = n;
+	}
+	st->check.no_partition = st->opt.no_partition != NULL;
+	return 0;
+}
+
+/* The whole of `path` ('-': stdin) in a malloc'd buffer, or NULL with errno set. */
+static char *slurp(const char *path, size_t *size)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+		n += got;
+		if (n == cap) {
+			char *bigger = realloc(buf, cap *= 2);
+			if (!bigger)
+				free(buf);
+			buf = bigger;
+		}
+	}
+	int failed = ferror(f) || !buf;
+	if (f != stdin)
+		fclose(f);
+	if (failed) {
+		free(buf);
+		errno = errno ? errno : EIO;
+		return NULL;
+	}
+	*size = n;
+	return buf;
+}
+
+/* Reads the history in `text` with the reader --format asks for (or auto picks). */
+static int read_history(const check_state *st, const char *text, size_t len, const char *name,
+			oracle_history *h, char *err)
+{
+	const char *f = st->opt.format ? st->opt.format : "auto";
+	int jepsen = strcmp(f, "jepsen") == 0 ||
+		     (strcmp(f, "auto") == 0 && oracle_looks_like_jepsen(text, len));
+	if (jepsen && st->model && strcmp(st->model->model->name, "register") != 0) {
+		snprintf(err, ORACLE_ERROR_MAX, "%s:0: a Jepsen log is a register history, "
+			 "not --model=%s", name, st->model->model->name);
+		return -1;
+	}
+	return jepsen ? oracle_read_jepsen(text, len, name, h, err)
+		      : oracle_read_text(text, len, name, st->model, h, err);
+}
+
+static weft_checker *checker_for(check_state *st, const oracle_builtin *b)
+{
+	size_t i = (size_t)(b - oracle_builtins);
+	if (!st->checkers[i])
+		st->checkers[i] = weft_checker_new(b->model);
+	return st->checkers[i];
+}
+
+static void print_verdict(check_state *st, const char *name, const oracle_history *h,
+			  const weft_check_result *res)
+{
+	weft_history view = oracle_history_view(h);
+	switch (res->verdict) {
+	case WEFT_CHECK_LINEARIZABLE:
+		printf("%s: linearizable (%zu operations, cost %" PRIu64 ")\n", name, h->n_ops,
+		       res->cost);
+		break;
+	case WEFT_CHECK_NOT_LINEARIZABLE:
+		st->refuted = 1;
+		printf("%s: NOT linearizable (%zu operations, cost %" PRIu64 ")\n", name,
+		       h->n_ops, res->cost);
+		if (!st->opt.quiet)
+			weft_check_explain(stdout, &view, h->builtin->ops, res);
+		break;
+	default:
+		st->undecided = 1;
+		printf("%s: unknown (gave up after %" PRIu64 " steps; raise --max-cost)\n", name,
+		       res->cost);
+	}
+}
+
+/* An empty history with no model named is trivially linearizable: no checker needed. */
+static void check_history(check_state *st, const char *name, const oracle_history *h)
+{
+	weft_check_result res = { .verdict = WEFT_CHECK_LINEARIZABLE, .n_partitions = 1 };
+	if (h->builtin) {
+		weft_checker *c = checker_for(st, h->builtin);
+		weft_history view = oracle_history_view(h);
+		if (!c) {
+			fprintf(stderr, "weft-check: %s: out of memory\n", name);
+			st->bad = 1;
+			return;
+		}
+		weft_check(c, &view, &st->check, &res);
+	}
+	print_verdict(st, name, h, &res);
+}
+
+static void check_file(check_state *st, const char *path)
+{
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	size_t len = 0;
+	char *text = slurp(path, &len);
+	if (!text) {
+		fprintf(stderr, "weft-check: cannot read %s: %s\n", name, strerror(errno));
+		st->bad = 1;
+		return;
+	}
+	oracle_history h;
+	char err[ORACLE_ERROR_MAX];
+	if (read_history(st, text, len, name, &h, err) == 0) {
+		check_history(st, name, &h);
+		oracle_history_free(&h);
+	} else {
+		fprintf(stderr, "%s\n", err);
+		st->bad = 1;
+	}
+	free(text);
+}
+
+/* Options first, then files ("--" ends the options; "-" is a file: stdin). */
+static int parse_args(check_state *st, int argc, char **argv, int *first_path)
+{
+	*first_path = argc;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == 0) {
+			*first_path = i + (strcmp(argv[i], "--") == 0);
+			break;
+		}
+		if (parse_option(&st->opt, argv[i]) != 0) {
+			fprintf(stderr, "weft-check: unknown or malformed option '%s' (see --help)\n",
+				argv[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	check_state st = { 0 };
+	int first_path;
+	if (parse_args(&st, argc, argv, &first_path) != 0)
+		return EXIT_BAD_INPUT;
+	if (st.opt.help) {
+		usage(stdout, argv[0]);
+		return EXIT_LINEARIZABLE;
+	}
+	if (validate_options(&st) != 0)
+		return EXIT_BAD_INPUT;
+	if (first_path >= argc) {
+		usage(stderr, argv[0]);
+		return EXIT_BAD_INPUT;
+	}
+	for (int i = first_path; i < argc; i++)
+		check_file(&st, argv[i]);
+	for (size_t i = 0; i < ORACLE_N_BUILTINS; i++)
+		if (st.checkers[i])
+			weft_checker_free(st.checkers[i]);
+	return st.bad ? EXIT_BAD_INPUT : st.refuted ? EXIT_NOT_LINEARIZABLE
+		     : st.undecided ? EXIT_UNKNOWN : EXIT_LINEARIZABLE;
+}
