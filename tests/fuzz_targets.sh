@@ -1,0 +1,59 @@
+#!/bin/sh
+# tests/fuzz_targets.sh DIR BUGGY_RUNS FIXED_RUNS NAME... - the data-structure
+# targets under libFuzzer.  For each NAME: with each of the seeds 1, 2, 3,
+# DIR/NAME_buggy_fuzz finds a linearizability failure within BUGGY_RUNS runs
+# (the runs it needed are printed); DIR/NAME_fixed_fuzz survives FIXED_RUNS
+# runs (seed 1) with no report.  The generalization of fuzz_counter.sh and
+# fuzz_fixed_survives.sh; minimization is fuzz_counter.sh's business.
+dir=$(cd "$1" && pwd) || exit 1
+buggy_runs=$2 fixed_runs=$3
+shift 3
+for name in "$@"; do
+	for v in buggy fixed; do
+		[ -x "$dir/${name}_${v}_fuzz" ] || { echo "FAIL: no $dir/${name}_${v}_fuzz"; exit 1; }
+	done
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failed=0
+
+fail() { echo "FAIL: $*"; failed=1; }
+
+# finds NAME SEED: the buggy variant fails, as a linearizability violation, in time.
+finds()
+{
+	rm -f crash-*
+	"$dir/$1_buggy_fuzz" -seed="$2" -runs="$buggy_runs" -print_final_stats=1 \
+		-artifact_prefix="$work/" > fuzz.log 2>&1
+	if ! ls crash-* > /dev/null 2>&1; then
+		fail "$1_buggy, seed $2: no failure within $buggy_runs runs"; tail -5 fuzz.log; return
+	fi
+	grep -q '^==weft== FAIL linearizability' fuzz.log ||
+		{ fail "$1_buggy, seed $2: not a linearizability failure"; grep '^==weft==' fuzz.log; return; }
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
+	echo "$1_buggy seed $2: linearizability failure after $runs runs"
+}
+
+# survives NAME: the fixed variant completes FIXED_RUNS runs with no report.
+survives()
+{
+	rm -f crash-*
+	"$dir/$1_fixed_fuzz" -seed=1 -runs="$fixed_runs" -artifact_prefix="$work/" > fuzz.log 2>&1
+	rc=$?
+	if [ $rc != 0 ] || ls crash-* > /dev/null 2>&1; then
+		fail "$1_fixed: exit $rc"; grep '^==weft==' fuzz.log | head; tail -40 fuzz.log; return
+	fi
+	grep -q "Done $fixed_runs runs" fuzz.log ||
+		{ fail "$1_fixed: did not complete $fixed_runs runs"; tail fuzz.log; return; }
+	echo "$1_fixed: $(tail -n 1 fuzz.log), no failure"
+}
+
+for name in "$@"; do
+	for seed in 1 2 3; do
+		finds "$name" "$seed"
+	done
+	survives "$name"
+done
+[ $failed = 0 ] && echo "fuzz_targets: every bug found, every fix survived $fixed_runs runs"
+exit $failed
