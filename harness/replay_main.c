@@ -23,6 +23,8 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(trace, "--trace", 0, "print the report of every input, passing ones too")     \
 	X(hash, "--hash", 0, "print '<trace hash> <verdict> <preemptions> <file>' per input") \
 	X(quiet, "--quiet", 0, "print no reports")                                      \
+	X(minimize, "--minimize", 1, "shrink the one failing input FILE to a simpler one with "  \
+				     "the same verdict, write it to VALUE, print its report") \
 	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
 				 "linearizability, validation, step-budget, fail (any failure)")
 
@@ -134,6 +136,45 @@ static void replay_file(replay_state *st, const char *path)
 	}
 }
 
+static int write_file(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	size_t put = fwrite(data, 1, size, f);
+	return (fclose(f) != 0 || put != size) ? -1 : 0;
+}
+
+/* --minimize=OUT FILE: weft_runner_minimize, write the result, print its report. */
+static int minimize_file(replay_state *st, const char *in, const char *out)
+{
+	size_t size = 0;
+	uint8_t *data = read_file(in, &size);
+	if (!data) {
+		fprintf(stderr, "weft-replay: cannot read %s: %s\n", in, strerror(errno));
+		return EXIT_BAD_USAGE;
+	}
+	size_t before = size;
+	size = weft_runner_minimize(st->runner, data, size);
+	weft_result res;
+	weft_verdict v = weft_runner_run(st->runner, data, size, &res);
+	int bad = write_file(out, data, size);
+	free(data);
+	if (bad) {
+		fprintf(stderr, "weft-replay: cannot write %s: %s\n", out, strerror(errno));
+		return EXIT_BAD_USAGE;
+	}
+	if (v == WEFT_PASS) {
+		fprintf(stderr, "weft-replay: %s passes: nothing to minimize\n", in);
+		return EXIT_UNEXPECTED;
+	}
+	if (!st->opt.quiet)
+		weft_runner_report(st->runner, stderr);
+	fprintf(stderr, "weft-replay: minimized %s (%zu bytes) to %s (%zu bytes)\n", in, before,
+		out, size);
+	return EXIT_AS_EXPECTED;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -216,6 +257,14 @@ int main(int argc, char **argv)
 	if (!st.runner) {
 		fprintf(stderr, "weft-replay: out of memory creating the runner\n");
 		return EXIT_BAD_USAGE;
+	}
+	if (st.opt.minimize) {
+		int rc = first_path + 1 == argc ? minimize_file(&st, argv[first_path], st.opt.minimize)
+						: EXIT_BAD_USAGE;
+		if (first_path + 1 != argc)
+			fprintf(stderr, "weft-replay: --minimize takes exactly one input FILE\n");
+		weft_runner_free(st.runner);
+		return rc;
 	}
 	for (int i = first_path; i < argc; i++)
 		replay_path(&st, argv[i]);

@@ -50,8 +50,12 @@ fi
 echo "== found a failure: $crash"
 echo "== minimizing with libFuzzer -minimize_crash=1"
 "$build/${target}_fuzz" -minimize_crash=1 -runs=20000 -seed="$seed" \
-	-exact_artifact_path="$out/minimized.bin" "$crash" > "$out/minimize.log" 2>&1
-echo "   $(wc -c < "$crash") bytes -> $(wc -c < "$out/minimized.bin") bytes: $(od -An -tx1 "$out/minimized.bin")"
+	-exact_artifact_path="$out/fuzzer-minimized.bin" "$crash" > "$out/minimize.log" 2>&1
+echo "   $(wc -c < "$crash") bytes -> $(wc -c < "$out/fuzzer-minimized.bin") bytes: $(od -An -tx1 "$out/fuzzer-minimized.bin")"
+echo "== simplifying with weft's own pass (${target}_replay --minimize)"
+"$build/${target}_replay" --quiet --minimize="$out/minimized.bin" "$out/fuzzer-minimized.bin" > "$out/simplify.log" 2>&1 ||
+	{ cat "$out/simplify.log"; echo "fuzz_demo: weft --minimize failed" >&2; exit 2; }
+echo "   -> $(wc -c < "$out/minimized.bin") bytes: $(od -An -tx1 "$out/minimized.bin")"
 echo "== the minimal interleaving (replayed by ${target}_replay)"
 "$build/${target}_replay" "$out/minimized.bin" 2>&1 | grep -v '^weft-replay:' | tee "$out/report.txt"
 echo "== keep it as a regression test: cp $out/minimized.bin corpus/<structure>/<what-it-shows>.bin"

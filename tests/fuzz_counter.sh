@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/fuzz_counter.sh FUZZ REPLAY - libFuzzer with a fixed seed finds the lost
-# update within a bounded number of runs; -minimize_crash reaches the known
-# minimum (00 00 00 03: 2 threads, 1 increment each, 1 preemption); the crash
-# file replays to the same report through the fuzz binary and the replay binary.
+# update within a bounded number of runs; libFuzzer's -minimize_crash followed by
+# weft's own pass (REPLAY --minimize) reaches the known minimum (00 00 00 03:
+# 2 threads, 1 increment each, 1 preemption); the crash file replays to the same
+# report through the fuzz binary and the replay binary.
 fuzz=$1 replay=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -12,7 +13,10 @@ crash=$(ls "$dir"/crash-* 2>/dev/null | head -n 1)
 [ -n "$crash" ] || { echo "FAIL: no crash within 200000 runs"; tail -20 fuzz.log; exit 1; }
 runs=$(grep -o '^#[0-9]*' fuzz.log | tail -n 1)
 echo "found the lost update after ${runs#\#} runs (last status line)"
-"$fuzz" -minimize_crash=1 -runs=20000 -seed=1 -exact_artifact_path="$dir/min.bin" "$crash" > min.log 2>&1
+"$fuzz" -minimize_crash=1 -runs=20000 -seed=1 -exact_artifact_path="$dir/fuzzer-min.bin" "$crash" > min.log 2>&1
+echo "libFuzzer minimized to: $(od -An -tx1 fuzzer-min.bin)"
+"$replay" --quiet --minimize="$dir/min.bin" fuzzer-min.bin > weft-min.log 2>&1 ||
+	{ echo "FAIL: replay --minimize"; cat weft-min.log; exit 1; }
 printf '\000\000\000\003' > expected.bin
 cmp -s min.bin expected.bin || { echo "FAIL: minimized to:"; od -An -tx1 min.bin; tail min.log; exit 1; }
 echo "minimized to the known minimum: 00 00 00 03"

@@ -70,6 +70,15 @@ WEFT_API void weft_runner_report(const weft_runner *runner, FILE *out);
 
 WEFT_API weft_runner_stats weft_runner_stats_get(const weft_runner *runner);
 
+/*
+ * Shrink the failing input in buf[0..size) in place to a simpler one with the
+ * same verdict (greedy byte erasure and lowering, harness/minimize.c) and
+ * return its size; a passing input (or one over 4 KiB) is left as it is.
+ * Deterministic.  Cost: up to 20,000 runs.  The last run is the result's, so
+ * weft_runner_report prints it.
+ */
+WEFT_API size_t weft_runner_minimize(weft_runner *runner, uint8_t *buf, size_t size);
+
 WEFT_API const char *weft_verdict_name(weft_verdict v);
 
 #ifdef __cplusplus
