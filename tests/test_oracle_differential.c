@@ -29,13 +29,13 @@
 
 enum { MAX_N = 7, STATE_WORDS = 16 };
 
+#define TEST_QUEUE_CAP MAX_N   /* a history of MAX_N ops never fills it */
+#include "tests/test_queue.h"
+
 /* ---- models ---- */
 
 enum { R_READ, R_WRITE, R_CAS };
-enum { Q_ENQ, Q_DEQ };
 enum { S_ADD, S_REMOVE, S_CONTAINS };
-
-static void zero_init(void *s) { (void)s; }
 
 static int64_t register_apply(void *s, unsigned op, const int64_t *args)
 {
@@ -47,26 +47,6 @@ static int64_t register_apply(void *s, unsigned op, const int64_t *args)
 	return op == R_READ ? *v : 0;
 }
 
-typedef struct array_queue {
-	int64_t len;
-	int64_t items[MAX_N];
-} array_queue;
-
-static int64_t array_queue_apply(void *s, unsigned op, const int64_t *args)
-{
-	array_queue *q = s;
-	if (op == Q_ENQ) {
-		q->items[q->len++] = args[0];
-		return 0;
-	}
-	if (q->len == 0)
-		return WEFT_NONE;
-	int64_t v = q->items[0];
-	memmove(q->items, q->items + 1, (size_t)(q->len - 1) * sizeof v);
-	q->items[--q->len] = 0;
-	return v;
-}
-
 /* A queue whose state owns memory: the checker must use copy/destroy/equal/hash. */
 typedef struct heap_queue {
 	int64_t *items;
@@ -76,7 +56,7 @@ typedef struct heap_queue {
 static int64_t heap_queue_apply(void *s, unsigned op, const int64_t *args)
 {
 	heap_queue *q = s;
-	if (op == Q_ENQ) {
+	if (op == TQ_ENQ) {
 		int64_t *items = realloc(q->items, (q->len + 1) * sizeof *items);
 		REQUIRE(items, "realloc");
 		q->items = items;
@@ -134,16 +114,13 @@ static int64_t set_key(unsigned op, const int64_t *args)
 }
 
 static const weft_model register_model = { .name = "register", .state_size = sizeof(int64_t),
-					   .init = zero_init, .apply = register_apply };
-static const weft_model array_queue_model = { .name = "queue",
-					      .state_size = sizeof(array_queue),
-					      .init = zero_init, .apply = array_queue_apply };
+					   .init = test_zero_init, .apply = register_apply };
 static const weft_model heap_queue_model = {
-	.name = "heap-queue", .state_size = sizeof(heap_queue), .init = zero_init,
+	.name = "heap-queue", .state_size = sizeof(heap_queue), .init = test_zero_init,
 	.apply = heap_queue_apply, .copy = heap_queue_copy, .destroy = heap_queue_destroy,
 	.equal = heap_queue_equal, .hash = heap_queue_hash };
 static const weft_model set_model = { .name = "set", .state_size = sizeof(uint64_t),
-				      .init = zero_init, .apply = set_apply,
+				      .init = test_zero_init, .apply = set_apply,
 				      .partition = set_key };
 
 typedef struct test_model {
@@ -156,7 +133,7 @@ typedef struct test_model {
 
 static int64_t *state_new(const weft_model *m, int64_t *buf)
 {
-	_Static_assert(sizeof(int64_t) * STATE_WORDS >= sizeof(array_queue), "state buffer");
+	_Static_assert(sizeof(int64_t) * STATE_WORDS >= sizeof(test_queue), "state buffer");
 	memset(buf, 0, sizeof(int64_t) * STATE_WORDS);
 	m->init(buf);
 	return buf;
@@ -466,7 +443,7 @@ int main(void)
 {
 	static const test_model models[] = {
 		{ &register_model, 3, 2000 },
-		{ &array_queue_model, 2, 2000 },
+		{ &test_queue_model, 2, 2000 },
 		{ &heap_queue_model, 2, 1000 },
 		{ &set_model, 3, 1500 },
 	};

@@ -17,39 +17,14 @@
 #include "tests/check.h"
 #include "weft/check.h"
 
-enum { OP_ENQ, OP_DEQ };
-enum { X = 1, Y = 2, QCAP = 32 };
+#define TEST_QUEUE_CAP 32
+#include "tests/test_queue.h"
 
-/* A bounded FIFO kept compact (front at items[0], the rest zero): memcpy-able and canonical. */
-typedef struct queue {
-	int64_t len;
-	int64_t items[QCAP];
-} queue;
+enum { X = 1, Y = 2 };
 
-static void queue_init(void *s) { (void)s; }
-
-static int64_t queue_apply(void *s, unsigned op, const int64_t *args)
-{
-	queue *q = s;
-	if (op == OP_ENQ) {
-		if (q->len == QCAP)
-			return -1;
-		q->items[q->len++] = args[0];
-		return 0;
-	}
-	if (q->len == 0)
-		return WEFT_NONE;
-	int64_t v = q->items[0];
-	memmove(q->items, q->items + 1, (size_t)(q->len - 1) * sizeof v);
-	q->items[--q->len] = 0;
-	return v;
-}
-
-static const weft_model queue_model = { .name = "queue", .state_size = sizeof(queue),
-					.init = queue_init, .apply = queue_apply };
 static const weft_op queue_ops[] = {
-	[OP_ENQ] = { .name = "enq", .n_args = 1 },
-	[OP_DEQ] = { .name = "deq" },
+	[TQ_ENQ] = { .name = "enq", .n_args = 1 },
+	[TQ_DEQ] = { .name = "deq" },
 };
 
 /* One operation: invoked at `inv`, returned at `ret`; ret == 0 means pending. */
@@ -70,15 +45,15 @@ static weft_check_verdict check(weft_checker *c, const weft_op_record *ops, size
 static void test_exercise(weft_checker *c)
 {
 	weft_check_result res;
-	const weft_op_record h1[] = { op(0, OP_ENQ, X, 0, 1, 4), op(1, OP_ENQ, Y, 0, 2, 3),
-				      op(0, OP_DEQ, 0, Y, 5, 8), op(1, OP_DEQ, 0, X, 6, 7) };
+	const weft_op_record h1[] = { op(0, TQ_ENQ, X, 0, 1, 4), op(1, TQ_ENQ, Y, 0, 2, 3),
+				      op(0, TQ_DEQ, 0, Y, 5, 8), op(1, TQ_DEQ, 0, X, 6, 7) };
 	CHECK(check(c, h1, 4, &res) == WEFT_CHECK_LINEARIZABLE, "(1) %d", res.verdict);
 	CHECK(res.n_longest == 0 && res.stuck == SIZE_MAX, "(1) no explanation");
-	const weft_op_record h2[] = { op(0, OP_ENQ, X, 0, 1, 2), op(1, OP_ENQ, Y, 0, 3, 6),
-				      op(0, OP_DEQ, 0, Y, 4, 7) };
+	const weft_op_record h2[] = { op(0, TQ_ENQ, X, 0, 1, 2), op(1, TQ_ENQ, Y, 0, 3, 6),
+				      op(0, TQ_DEQ, 0, Y, 4, 7) };
 	CHECK(check(c, h2, 3, &res) == WEFT_CHECK_NOT_LINEARIZABLE, "(2) %d", res.verdict);
-	const weft_op_record h3[] = { op(0, OP_ENQ, X, 0, 1, 2), op(1, OP_ENQ, Y, 0, 3, 6),
-				      op(0, OP_DEQ, 0, Y, 4, 7), op(2, OP_DEQ, 0, Y, 5, 8) };
+	const weft_op_record h3[] = { op(0, TQ_ENQ, X, 0, 1, 2), op(1, TQ_ENQ, Y, 0, 3, 6),
+				      op(0, TQ_DEQ, 0, Y, 4, 7), op(2, TQ_DEQ, 0, Y, 5, 8) };
 	CHECK(check(c, h3, 4, &res) == WEFT_CHECK_NOT_LINEARIZABLE, "(3) %d", res.verdict);
 	CHECK(res.stuck == 2 || res.stuck == 3, "(3) stuck %zu", res.stuck);
 }
@@ -102,8 +77,8 @@ static void test_explanation(weft_checker *c)
 {
 	weft_check_result res;
 	char text[1024];
-	const weft_op_record h2[] = { op(0, OP_ENQ, X, 0, 1, 2), op(1, OP_ENQ, Y, 0, 3, 6),
-				      op(0, OP_DEQ, 0, Y, 4, 7) };
+	const weft_op_record h2[] = { op(0, TQ_ENQ, X, 0, 1, 2), op(1, TQ_ENQ, Y, 0, 3, 6),
+				      op(0, TQ_DEQ, 0, Y, 4, 7) };
 	REQUIRE(check(c, h2, 3, &res) == WEFT_CHECK_NOT_LINEARIZABLE, "(2)");
 	CHECK(res.n_longest == 2 && res.longest[0] == 0 && res.longest[1] == 1,
 	      "longest %zu", res.n_longest);
@@ -123,7 +98,7 @@ static void test_explanation_empty_prefix(weft_checker *c)
 {
 	weft_check_result res;
 	char text[512];
-	const weft_op_record h[] = { op(0, OP_DEQ, 0, X, 1, 2), op(1, OP_ENQ, X, 0, 3, 4) };
+	const weft_op_record h[] = { op(0, TQ_DEQ, 0, X, 1, 2), op(1, TQ_ENQ, X, 0, 3, 4) };
 	REQUIRE(check(c, h, 2, &res) == WEFT_CHECK_NOT_LINEARIZABLE, "deq before enq");
 	CHECK(res.n_longest == 0 && res.stuck == 0 && res.stuck_model_result == WEFT_NONE,
 	      "stuck %zu", res.stuck);
@@ -150,18 +125,18 @@ static void test_pending(weft_checker *c)
 	weft_check_result res;
 	char text[1024];
 	/* enq(5) never returned, yet deq() gave 5: it must have taken effect. */
-	const weft_op_record took[] = { op(0, OP_ENQ, 5, 0, 1, 0), op(1, OP_DEQ, 0, 5, 2, 3) };
+	const weft_op_record took[] = { op(0, TQ_ENQ, 5, 0, 1, 0), op(1, TQ_DEQ, 0, 5, 2, 3) };
 	CHECK(check(c, took, 2, &res) == WEFT_CHECK_LINEARIZABLE, "pending enq took effect");
 	/* A pending deq that must NOT have taken effect before deq() = 1. */
-	const weft_op_record never[] = { op(0, OP_DEQ, 0, 0, 1, 0), op(1, OP_ENQ, 1, 0, 2, 3),
-					 op(1, OP_DEQ, 0, 1, 4, 5) };
+	const weft_op_record never[] = { op(0, TQ_DEQ, 0, 0, 1, 0), op(1, TQ_ENQ, 1, 0, 2, 3),
+					 op(1, TQ_DEQ, 0, 1, 4, 5) };
 	CHECK(check(c, never, 3, &res) == WEFT_CHECK_LINEARIZABLE, "pending deq left out");
 	/* The pending enq(5) was invoked after deq() = 5 returned: it cannot help. */
-	const weft_op_record late[] = { op(1, OP_DEQ, 0, 5, 1, 2), op(0, OP_ENQ, 5, 0, 3, 0) };
+	const weft_op_record late[] = { op(1, TQ_DEQ, 0, 5, 1, 2), op(0, TQ_ENQ, 5, 0, 3, 0) };
 	CHECK(check(c, late, 2, &res) == WEFT_CHECK_NOT_LINEARIZABLE, "late pending enq");
 	CHECK(res.stuck == 0 && res.stuck_model_result == WEFT_NONE, "stuck %zu", res.stuck);
 	/* A pending enq(6) cannot explain deq() = 5; it may sit in the prefix. */
-	const weft_op_record other[] = { op(0, OP_ENQ, 6, 0, 1, 0), op(1, OP_DEQ, 0, 5, 2, 3) };
+	const weft_op_record other[] = { op(0, TQ_ENQ, 6, 0, 1, 0), op(1, TQ_DEQ, 0, 5, 2, 3) };
 	CHECK(check(c, other, 2, &res) == WEFT_CHECK_NOT_LINEARIZABLE, "wrong pending enq");
 	CHECK(res.stuck == 1, "stuck %zu", res.stuck);
 	explain_to(text, sizeof text, other, 2, &res);
@@ -172,7 +147,7 @@ static void test_pending(weft_checker *c)
 static size_t sequential(weft_op_record *h, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		h[i] = op(0, i % 2 ? OP_DEQ : OP_ENQ, (int64_t)i / 2, i % 2 ? (int64_t)i / 2 : 0,
+		h[i] = op(0, i % 2 ? TQ_DEQ : TQ_ENQ, (int64_t)i / 2, i % 2 ? (int64_t)i / 2 : 0,
 			  (uint32_t)(2 * i + 1), (uint32_t)(2 * i + 2));
 	return n;
 }
@@ -181,9 +156,9 @@ static size_t sequential(weft_op_record *h, size_t n)
 static size_t hard(weft_op_record *h, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		h[i] = op((unsigned)i, OP_ENQ, (int64_t)i, 0, (uint32_t)i + 1, (uint32_t)(n + i + 1));
+		h[i] = op((unsigned)i, TQ_ENQ, (int64_t)i, 0, (uint32_t)i + 1, (uint32_t)(n + i + 1));
 	for (size_t i = 0; i < n; i++)
-		h[n + i] = op(0, OP_DEQ, 0, (int64_t)(i + 1) % (int64_t)n,
+		h[n + i] = op(0, TQ_DEQ, 0, (int64_t)(i + 1) % (int64_t)n,
 			      (uint32_t)(2 * n + 2 * i + 1), (uint32_t)(2 * n + 2 * i + 2));
 	h[2 * n - 1].result = 100;   /* never enqueued */
 	return 2 * n;
@@ -225,7 +200,7 @@ static void test_reuse(weft_checker *c)
 
 int main(void)
 {
-	weft_checker *c = weft_checker_new(&queue_model);
+	weft_checker *c = weft_checker_new(&test_queue_model);
 	REQUIRE(c, "checker");
 	CHECK(weft_checker_new(NULL) == NULL, "no model, no checker");
 	test_exercise(c);

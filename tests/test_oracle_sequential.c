@@ -14,33 +14,10 @@
 #include "tests/check.h"
 #include "weft/check.h"
 
-enum { Q_ENQ, Q_DEQ, Q_NOPS };
+#include "tests/test_queue.h"
+
 enum { R_READ, R_WRITE, R_CAS, R_NOPS };
-enum { QCAP = 16, MAX_LEN = 2000, HUGE_LEN = 100000 };
-
-typedef struct queue {
-	int64_t len;
-	int64_t items[QCAP];
-} queue;
-
-static void zero_init(void *s) { (void)s; }
-
-static int64_t queue_apply(void *s, unsigned op, const int64_t *args)
-{
-	queue *q = s;
-	if (op == Q_ENQ) {
-		if (q->len == QCAP)
-			return -1;
-		q->items[q->len++] = args[0];
-		return 0;
-	}
-	if (q->len == 0)
-		return WEFT_NONE;
-	int64_t v = q->items[0];
-	memmove(q->items, q->items + 1, (size_t)(q->len - 1) * sizeof v);
-	q->items[--q->len] = 0;
-	return v;
-}
+enum { MAX_LEN = 2000, HUGE_LEN = 100000 };
 
 static int64_t register_apply(void *s, unsigned op, const int64_t *args)
 {
@@ -52,17 +29,15 @@ static int64_t register_apply(void *s, unsigned op, const int64_t *args)
 	return op == R_READ ? *v : 0;
 }
 
-static const weft_model queue_model = { .name = "queue", .state_size = sizeof(queue),
-					.init = zero_init, .apply = queue_apply };
 static const weft_model register_model = { .name = "register", .state_size = sizeof(int64_t),
-					   .init = zero_init, .apply = register_apply };
+					   .init = test_zero_init, .apply = register_apply };
 
 /* A sequential run of n random operations: op i occupies times 2i+1 .. 2i+2. */
 static void run_sequential(const weft_model *m, unsigned n_kinds, weft_op_record *h, size_t n,
 			   uint64_t *rng)
 {
-	int64_t state[QCAP + 1] = { 0 };
-	_Static_assert(sizeof state >= sizeof(queue), "state buffer");
+	int64_t state[TEST_QUEUE_CAP + 1] = { 0 };
+	_Static_assert(sizeof state >= sizeof(test_queue), "state buffer");
 	m->init(state);
 	for (size_t i = 0; i < n; i++) {
 		weft_op_record *r = &h[i];
@@ -133,7 +108,7 @@ int main(void)
 {
 	static weft_op_record h[HUGE_LEN];
 	uint64_t rng = 0x5EC0E17A1ULL;
-	check_runs(&queue_model, Q_NOPS, h, &rng);
+	check_runs(&test_queue_model, TQ_NOPS, h, &rng);
 	check_runs(&register_model, R_NOPS, h, &rng);
 	check_one_wrong(h, &rng);
 	check_huge(h, &rng);
