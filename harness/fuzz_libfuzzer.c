@@ -5,9 +5,17 @@
  * a fork server forks after initialisation and the child would have no
  * threads).  A failing execution prints its report and aborts, so the fuzzer
  * saves the input as a crash; passing executions print nothing.
+ *
+ * Before the abort, one "ASSERTION FAILED: weft: <verdict> in <target>: ..."
+ * line, the form crash triage matches (ClusterFuzz's stack analyzer,
+ * ASSERT_REGEX), so a crash is titled by its verdict and target rather than
+ * "deadly signal"; and, when the environment variable WEFT_REPORT_JSON names
+ * a file, the report as JSON in that file (overwritten) for tools.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "weft/run.h"
 
@@ -49,11 +57,30 @@ __attribute__((noinline)) static void weft_abort_validation(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_step_budget(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_error(void) { abort(); }
 
-static void die_with_report(weft_runner *runner, weft_verdict v)
+/* WEFT_REPORT_JSON=FILE: the failing execution's JSON report, FILE overwritten. */
+static void write_json_report(const weft_runner *runner)
+{
+	const char *path = getenv("WEFT_REPORT_JSON");
+	if (!path || !*path)
+		return;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "weft: cannot write %s: %s\n", path, strerror(errno));
+		return;
+	}
+	weft_runner_report_json(runner, f);
+	if (fclose(f) != 0)
+		fprintf(stderr, "weft: cannot write %s: %s\n", path, strerror(errno));
+}
+
+static void die_with_report(weft_runner *runner, const weft_result *res)
 {
 	weft_runner_report(runner, stderr);
+	fprintf(stderr, "ASSERTION FAILED: weft: %s in %s: %s\n", weft_verdict_name(res->verdict),
+		weft_fuzz_target()->name, res->message);
 	fflush(stderr);
-	switch (v) {
+	write_json_report(runner);
+	switch (res->verdict) {
 	case WEFT_FAIL_LINEARIZABILITY: weft_abort_linearizability(); break;
 	case WEFT_FAIL_VALIDATION: weft_abort_validation(); break;
 	case WEFT_FAIL_BUDGET: weft_abort_step_budget(); break;
@@ -64,8 +91,8 @@ static void die_with_report(weft_runner *runner, weft_verdict v)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	weft_runner *runner = fuzz_runner();
-	weft_verdict v = weft_runner_run(runner, data, size, NULL);
-	if (v != WEFT_PASS)
-		die_with_report(runner, v);
+	weft_result res;
+	if (weft_runner_run(runner, data, size, &res) != WEFT_PASS)
+		die_with_report(runner, &res);
 	return 0;
 }

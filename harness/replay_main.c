@@ -22,11 +22,16 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(help, "--help", 0, "print this help and exit")                                \
 	X(trace, "--trace", 0, "print the report of every input, passing ones too")     \
 	X(hash, "--hash", 0, "print '<trace hash> <verdict> <preemptions> <file>' per input") \
+	X(complexity, "--complexity", 0, "print '(preemptions, switches, operations, threads) "  \
+					 "<verdict> <file>' per input")                 \
 	X(quiet, "--quiet", 0, "print no reports")                                      \
-	X(minimize, "--minimize", 1, "shrink the one failing input FILE to a simpler one with "  \
-				     "the same verdict, write it to VALUE, print its report") \
+	X(json, "--json", 0, "print reports as JSON objects on stdout, one per line")  \
+	X(simplify, "--simplify", 1, "simplify the one failing input FILE (fewest preemptions, " \
+				     "then switches, operations, threads), write it to VALUE, " \
+				     "print the complexity before and after and its report") \
 	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
-				 "linearizability, validation, step-budget, fail (any failure)")
+				 "linearizability, validation, step-budget, nondeterministic, " \
+				 "fail (any failure)")
 
 typedef struct replay_options {
 #define X(field, flag, takes_value, help) const char *field;
@@ -76,7 +81,7 @@ static int expect_is_valid(const char *expect)
 {
 	return !strcmp(expect, "pass") || !strcmp(expect, "validation") ||
 	       !strcmp(expect, "step-budget") || !strcmp(expect, "fail") ||
-	       !strcmp(expect, "linearizability");
+	       !strcmp(expect, "linearizability") || !strcmp(expect, "nondeterministic");
 }
 
 static uint8_t *read_file(const char *path, size_t *size)
@@ -112,6 +117,19 @@ typedef struct replay_state {
 	int io_error;
 } replay_state;
 
+/* The last execution's report: text on stderr, or one JSON line on stdout. */
+static void print_report(replay_state *st, const char *path)
+{
+	if (st->opt.json) {
+		weft_runner_report_json(st->runner, stdout);
+		fputc('\n', stdout);
+		fflush(stdout);
+		return;
+	}
+	fprintf(stderr, "==weft== input %s\n", path);
+	weft_runner_report(st->runner, stderr);
+}
+
 static void replay_file(replay_state *st, const char *path)
 {
 	size_t size = 0;
@@ -130,10 +148,13 @@ static void replay_file(replay_state *st, const char *path)
 	if (st->opt.hash)
 		printf("%016" PRIx64 " %s %u %s\n", res.trace_hash, weft_verdict_name(v),
 		       res.preemptions, path);
-	if (!st->opt.quiet && (st->opt.trace || v != WEFT_PASS)) {
-		fprintf(stderr, "==weft== input %s\n", path);
-		weft_runner_report(st->runner, stderr);
+	if (st->opt.complexity) {
+		weft_complexity c = weft_complexity_of(&res);
+		printf("(%u, %u, %u, %u) %s %s\n", c.preemptions, c.switches, c.operations,
+		       c.threads, weft_verdict_name(v), path);
 	}
+	if (!st->opt.quiet && (st->opt.trace || v != WEFT_PASS))
+		print_report(st, path);
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t size)
@@ -145,8 +166,14 @@ static int write_file(const char *path, const uint8_t *data, size_t size)
 	return (fclose(f) != 0 || put != size) ? -1 : 0;
 }
 
-/* --minimize=OUT FILE: weft_runner_minimize, write the result, print its report. */
-static int minimize_file(replay_state *st, const char *in, const char *out)
+static void print_complexity(const char *label, const weft_complexity *c)
+{
+	fprintf(stderr, "%s(%u, %u, %u, %u)", label, c->preemptions, c->switches, c->operations,
+		c->threads);
+}
+
+/* --simplify=OUT FILE: weft_runner_simplify, write the result, print its report. */
+static int simplify_file(replay_state *st, const char *in, const char *out)
 {
 	size_t size = 0;
 	uint8_t *data = read_file(in, &size);
@@ -154,24 +181,37 @@ static int minimize_file(replay_state *st, const char *in, const char *out)
 		fprintf(stderr, "weft-replay: cannot read %s: %s\n", in, strerror(errno));
 		return EXIT_BAD_USAGE;
 	}
-	size_t before = size;
-	size = weft_runner_minimize(st->runner, data, size);
+	uint8_t *room = realloc(data, size + 4096);   /* the result may be longer */
+	if (!room) {
+		free(data);
+		fprintf(stderr, "weft-replay: out of memory\n");
+		return EXIT_BAD_USAGE;
+	}
+	data = room;
+	weft_complexity before, after;
+	size_t n = weft_runner_simplify(st->runner, data, size, size + 4096, &before, &after);
 	weft_result res;
-	weft_verdict v = weft_runner_run(st->runner, data, size, &res);
-	int bad = write_file(out, data, size);
+	weft_verdict v = weft_runner_run(st->runner, data, n, &res);
+	if (v == WEFT_PASS || v == WEFT_ERROR) {
+		free(data);
+		fprintf(stderr, "weft-replay: %s does not fail (%s): nothing to simplify\n", in,
+			weft_verdict_name(v));
+		return EXIT_UNEXPECTED;
+	}
+	int bad = write_file(out, data, n);
 	free(data);
 	if (bad) {
 		fprintf(stderr, "weft-replay: cannot write %s: %s\n", out, strerror(errno));
 		return EXIT_BAD_USAGE;
 	}
-	if (v == WEFT_PASS) {
-		fprintf(stderr, "weft-replay: %s passes: nothing to minimize\n", in);
-		return EXIT_UNEXPECTED;
-	}
 	if (!st->opt.quiet)
-		weft_runner_report(st->runner, stderr);
-	fprintf(stderr, "weft-replay: minimized %s (%zu bytes) to %s (%zu bytes)\n", in, before,
-		out, size);
+		print_report(st, out);
+	fprintf(stderr, "weft-replay: simplified %s (%zu bytes) to %s (%zu bytes), %s\n", in,
+		size, out, n, weft_verdict_name(v));
+	print_complexity("weft-replay: complexity (preemptions, switches, operations, threads) ",
+			 &before);
+	print_complexity(" -> ", &after);
+	fputc('\n', stderr);
 	return EXIT_AS_EXPECTED;
 }
 
@@ -258,11 +298,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "weft-replay: out of memory creating the runner\n");
 		return EXIT_BAD_USAGE;
 	}
-	if (st.opt.minimize) {
-		int rc = first_path + 1 == argc ? minimize_file(&st, argv[first_path], st.opt.minimize)
+	if (st.opt.simplify) {
+		int rc = first_path + 1 == argc ? simplify_file(&st, argv[first_path], st.opt.simplify)
 						: EXIT_BAD_USAGE;
 		if (first_path + 1 != argc)
-			fprintf(stderr, "weft-replay: --minimize takes exactly one input FILE\n");
+			fprintf(stderr, "weft-replay: --simplify takes exactly one input FILE\n");
 		weft_runner_free(st.runner);
 		return rc;
 	}

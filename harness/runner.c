@@ -28,6 +28,7 @@ struct weft_runner {
 	sched_exec exec;
 	harness_choices choices;
 	harness_scenario scenario;
+	harness_plan_reader plan;
 	void *instance;
 	weft_op_record history[HARNESS_MAX_CALLS + 1];   /* + the final operation */
 	size_t n_history;
@@ -37,6 +38,8 @@ struct weft_runner {
 	char message[256];
 	weft_result result;
 	weft_runner_stats stats;
+	sched_event *saved;            /* a failing execution's trace, for the re-run check */
+	size_t n_saved, saved_cap;
 };
 
 const char *weft_verdict_name(weft_verdict v)
@@ -47,6 +50,7 @@ const char *weft_verdict_name(weft_verdict v)
 	case WEFT_FAIL_BUDGET: return "step-budget";
 	case WEFT_ERROR: return "error";
 	case WEFT_FAIL_LINEARIZABILITY: return "linearizability";
+	case WEFT_FAIL_NONDETERMINISM: return "nondeterministic";
 	}
 	return "?";
 }
@@ -82,6 +86,7 @@ void weft_runner_free(weft_runner *r)
 	sched_pool_destroy(&r->pool);
 	sched_exec_destroy(&r->exec);
 	weft_checker_free(r->checker);
+	free(r->saved);
 	free(r);
 }
 
@@ -219,7 +224,8 @@ static void fill_result(weft_runner *r, weft_verdict v)
 	res->message = r->message;
 }
 
-weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, weft_result *out)
+/* Decode, execute and judge the input once; fills the runner's per-input state. */
+static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t size)
 {
 	r->message[0] = 0;
 	r->n_history = 0;
@@ -229,10 +235,12 @@ weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, w
 	r->check.verdict = WEFT_CHECK_LINEARIZABLE;
 	harness_choices_init(&r->choices, data, size);
 	harness_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
+	r->plan.scenario = &r->scenario;
+	r->plan.choices = &r->choices;
 	sched_exec_config cfg = {
 		.n_threads = r->scenario.n_threads,
 		.step_budget = r->bounds.step_budget,
-		.strategy = harness_schedule_bytes(&r->choices),
+		.strategy = harness_schedule_bytes(&r->plan),
 		.body = run_thread_calls,
 		.body_ctx = r,
 	};
@@ -251,6 +259,79 @@ weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, w
 	if (r->target->teardown)
 		r->target->teardown(r->instance);
 	r->instance = NULL;
+	return v;
+}
+
+/* Keep a copy of the last execution's trace (capacity is reused). */
+static int save_trace(weft_runner *r)
+{
+	const sched_trace *t = &r->exec.trace;
+	if (t->n > r->saved_cap) {
+		sched_event *more = realloc(r->saved, t->n * sizeof *more);
+		if (!more)
+			return -1;
+		r->saved = more;
+		r->saved_cap = t->n;
+	}
+	memcpy(r->saved, t->events, t->n * sizeof *t->events);
+	r->n_saved = t->n;
+	return 0;
+}
+
+static int same_event(const sched_event *a, const sched_event *b)
+{
+	return a->kind == b->kind && a->thread == b->thread && a->other == b->other &&
+	       a->site_id == b->site_id && a->value == b->value;
+}
+
+/* The first step at which the saved trace and the last execution's differ, or -1. */
+static long first_divergence(const weft_runner *r)
+{
+	const sched_trace *t = &r->exec.trace;
+	size_t n = t->n < r->n_saved ? t->n : r->n_saved;
+	for (size_t i = 0; i < n; i++)
+		if (!same_event(&r->saved[i], &t->events[i]))
+			return (long)i;
+	return t->n == r->n_saved ? -1 : (long)n;
+}
+
+static void describe_divergence(weft_runner *r, long step, weft_verdict first, weft_verdict second)
+{
+	const sched_trace *t = &r->exec.trace;
+	const sched_event *a = (size_t)step < r->n_saved ? &r->saved[step] : NULL;
+	const sched_event *b = (size_t)step < t->n ? &t->events[step] : NULL;
+	snprintf(r->message, sizeof r->message,
+		 "the target is nondeterministic: the same input ran differently twice "
+		 "(%s, then %s); first difference at step %ld: thread %d did event %d "
+		 "value %" PRId64 " the first time, thread %d event %d value %" PRId64 " the second",
+		 weft_verdict_name(first), weft_verdict_name(second), step + 1,
+		 a ? a->thread : -1, a ? a->kind : -1, a ? (int64_t)a->value : 0,
+		 b ? b->thread : -1, b ? b->kind : -1, b ? (int64_t)b->value : 0);
+}
+
+/*
+ * Before a failure is reported, run the input again: a target that does not
+ * repeat itself (state leaking between inputs, time, unmanaged threads) must
+ * be reported as such, not as a bug in the data structure.
+ */
+static weft_verdict recheck_failure(weft_runner *r, const uint8_t *data, size_t size,
+				    weft_verdict first)
+{
+	if (save_trace(r) != 0)
+		return first;   /* out of memory: report what we saw */
+	weft_verdict second = execute_once(r, data, size);
+	long step = first_divergence(r);
+	if (step < 0 && second == first)
+		return first;
+	describe_divergence(r, step < 0 ? (long)r->n_saved : step, first, second);
+	return WEFT_FAIL_NONDETERMINISM;
+}
+
+weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, weft_result *out)
+{
+	weft_verdict v = execute_once(r, data, size);
+	if (v != WEFT_PASS && v != WEFT_ERROR)
+		v = recheck_failure(r, data, size, v);
 	fill_result(r, v);
 	count(r, v);
 	if (out)
@@ -258,7 +339,8 @@ weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, w
 	return v;
 }
 
-void weft_runner_report(const weft_runner *r, FILE *out)
+/* The last execution as the report room sees it: plain data. */
+static report_case report_case_of(const weft_runner *r)
 {
 	report_case c = {
 		.target = r->target,
@@ -272,7 +354,24 @@ void weft_runner_report(const weft_runner *r, FILE *out)
 		.n_history = r->n_history,
 		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,
 	};
+	return c;
+}
+
+void weft_runner_report(const weft_runner *r, FILE *out)
+{
+	report_case c = report_case_of(r);
 	report_print(out, &c);
+}
+
+void weft_runner_report_json(const weft_runner *r, FILE *out)
+{
+	report_case c = report_case_of(r);
+	report_print_json(out, &c);
+}
+
+const weft_target *weft_runner_target(const weft_runner *r)
+{
+	return r->target;
 }
 
 weft_runner_stats weft_runner_stats_get(const weft_runner *r)

@@ -1,5 +1,8 @@
 /*
- * harness/scenario.c - choices -> scenario (format in scenario.h and docs/input-format.md).
+ * harness/scenario.c - choices -> scenario and its preemption plan (format in
+ * scenario.h and docs/input-format.md).  The whole plan is decoded before the
+ * execution starts, so the execution itself reads no bytes except the
+ * strategy's rare data choices (from the back).
  */
 #include "scenario.h"
 
@@ -103,22 +106,78 @@ static int decode_call(weft_op_record *call, unsigned thread, const weft_target 
 	return 1;
 }
 
+#define LEB128_MAX_BYTES 4   /* steps up to 2^28: far past any step budget */
+
+static uint64_t take_leb128(harness_choices *c, uint8_t first)
+{
+	uint64_t v = first & 0x7f;
+	uint8_t b = first;
+	for (unsigned i = 1; (b & 0x80) && i < LEB128_MAX_BYTES; i++) {
+		b = harness_take_front(c);
+		v |= (uint64_t)(b & 0x7f) << (7 * i);
+	}
+	return v;
+}
+
+/* Keep a preemption if it comes after the call's previous one and there is room. */
+static void plan_preemption(harness_scenario *s, unsigned call, uint64_t step, uint8_t to)
+{
+	unsigned first = s->first_plan[call];
+	if (s->n_plan == HARNESS_MAX_PREEMPTIONS)
+		return;
+	if (s->n_plan > first && s->plan[s->n_plan - 1].step >= step)
+		return;
+	s->plan[s->n_plan].step = step;
+	s->plan[s->n_plan].to = to;
+	s->n_plan++;
+}
+
+enum control { CONTROL_END_THREADS, CONTROL_NEXT_OP, CONTROL_NEXT_THREAD };
+
+/*
+ * The control bytes after call `call` (format in scenario.h): its preemptions,
+ * then what follows the call.
+ */
+static enum control decode_control(harness_scenario *s, unsigned call, harness_choices *c)
+{
+	s->first_plan[call] = s->n_plan;
+	for (;;) {
+		uint8_t b = harness_take_front(c);
+		if (b <= CONTROL_NEXT_THREAD)
+			return (enum control)b;
+		uint64_t v = take_leb128(c, b);
+		uint64_t step = v > CONTROL_NEXT_THREAD ? v - CONTROL_NEXT_THREAD : 1;
+		plan_preemption(s, call, step, harness_take_front(c));
+	}
+}
+
+/* Thread `thread`'s calls; returns whether another thread was asked for. */
+static int decode_thread(harness_scenario *s, unsigned thread, const weft_target *t,
+			 const harness_bounds *b, group_owners *owners, harness_choices *c)
+{
+	s->first_call[thread] = s->n_calls;
+	for (unsigned i = 0; i < b->max_ops; i++) {
+		unsigned call = s->n_calls;
+		if (!decode_call(&s->calls[call], thread, t, b, owners, c))
+			return 0;
+		s->n_calls++;
+		enum control next = decode_control(s, call, c);
+		if (next != CONTROL_NEXT_OP)
+			return next == CONTROL_NEXT_THREAD;
+	}
+	return 0;
+}
+
 void harness_scenario_decode(harness_scenario *s, const weft_target *t,
 			     const harness_bounds *b, harness_choices *c)
 {
 	group_owners owners = { .n = 0 };
-	s->n_threads = b->min_threads +
-		       (unsigned)harness_choose_front(c, b->max_threads - b->min_threads + 1);
 	s->n_calls = 0;
-	for (unsigned th = 0; th < s->n_threads; th++) {
-		s->first_call[th] = s->n_calls;
-		for (unsigned i = 0; i < b->max_ops; i++) {
-			if (!decode_call(&s->calls[s->n_calls], th, t, b, &owners, c))
-				break;
-			s->n_calls++;
-			if (i + 1 == b->max_ops || harness_take_front(c) == 0)
-				break;
-		}
-	}
-	s->first_call[s->n_threads] = s->n_calls;
+	s->n_plan = 0;
+	unsigned th = 0;
+	for (int more = 1; th < b->max_threads && (more || th < b->min_threads); th++)
+		more = decode_thread(s, th, t, b, &owners, c);
+	s->n_threads = th;
+	s->first_call[th] = s->n_calls;
+	s->first_plan[s->n_calls] = s->n_plan;
 }

@@ -1,18 +1,33 @@
 /*
- * harness/scenario.h - choices -> scenario: which threads run which operations.
+ * harness/scenario.h - choices -> scenario and schedule: who runs what, and
+ * where each thread is preempted.
  *
- * Decoded from the front of the input, in this order (each a choice, see choice.h):
- *   threads   min_threads + choose(max_threads - min_threads + 1)
+ * Decoded from the front of the input, thread after thread (each a choice, see
+ * choice.h):
  *   for each thread t, operations one after another:
  *     kind    choose(n)                     n: ops without WEFT_OP_FINAL_ONLY (no byte when 1);
  *                                           an op of a group another thread owns becomes
  *                                           the next op this thread may run (target.h);
  *                                           none at all ends the thread's list
  *     args    min + choose(max - min + 1)   (each argument, no byte when min == max)
- *     more    one byte: 0 = this thread's list ends here (also at max_ops_per_thread)
- * All zeros: min_threads threads, one operation each, operation 0, minimal arguments.
- * Every extra operation costs at least one byte, every extra thread at least one,
- * so the fuzzers' length minimization also minimizes the scenario.
+ *     control bytes, until one of 0x00, 0x01, 0x02:
+ *       0x00    this thread's list ends here, and so do the threads (once there
+ *               are min_threads of them)
+ *       0x01    the thread's next operation follows (the list ends anyway at
+ *               max_ops_per_thread)
+ *       0x02    this thread's list ends here, another thread follows (up to
+ *               max_threads)
+ *       other   a preemption of this operation: a LEB128 number v (7 bits per byte,
+ *               low first, high bit = more) puts it at step max(v - 2, 1) of the
+ *               operation (step 1 = its start, then each switch point of this
+ *               thread in it); then one byte: the thread to switch to, modulo the
+ *               thread count (strategy.h).  A step not after the operation's
+ *               previous preemption is ignored.
+ * All zeros: min_threads threads, one operation each, operation 0, minimal
+ * arguments, no preemption.  Every operation, thread and preemption costs at
+ * least one byte and owns its bytes, and none is counted from the start of the
+ * input or of the execution, so erasing bytes (all the fuzzers' minimizers do)
+ * removes them without moving the others.
  */
 #ifndef WEFT_HARNESS_SCENARIO_H
 #define WEFT_HARNESS_SCENARIO_H
@@ -25,6 +40,7 @@
 #define HARNESS_DEFAULT_MAX_OPS 3
 #define HARNESS_DEFAULT_STEP_BUDGET 10000
 #define HARNESS_MAX_CALLS (WEFT_MAX_THREADS * WEFT_MAX_OPS)
+#define HARNESS_MAX_PREEMPTIONS 64   /* records past this are read and ignored */
 
 /* Bounds of a target with its defaults filled in and its limits clamped. */
 typedef struct harness_bounds {
@@ -34,15 +50,33 @@ typedef struct harness_bounds {
 	unsigned thread_ops[WEFT_MAX_TARGET_OPS];    /* their indices in target->ops */
 } harness_bounds;
 
+/* One planned preemption: at `step` of its call, switch to (about) `to`. */
+typedef struct harness_preemption {
+	uint64_t step;
+	uint8_t to;
+} harness_preemption;
+
 typedef struct harness_scenario {
 	unsigned n_threads;
 	unsigned n_calls;
 	unsigned first_call[WEFT_MAX_THREADS + 1];  /* thread t runs calls [first_call[t], first_call[t+1]) */
 	weft_op_record calls[HARNESS_MAX_CALLS];    /* thread, op and args filled; results after the run */
+	/* call c's preemptions are plan[first_plan[c] .. first_plan[c+1]), steps increasing */
+	unsigned first_plan[HARNESS_MAX_CALLS + 1];
+	unsigned n_plan;
+	harness_preemption plan[HARNESS_MAX_PREEMPTIONS];
 } harness_scenario;
 
 harness_bounds harness_bounds_of(const weft_target *target);
 void harness_scenario_decode(harness_scenario *s, const weft_target *target,
 			     const harness_bounds *b, harness_choices *c);
+/*
+ * The shortest bytes that decode to `s` (harness/encode.c): returns their
+ * length (0 for the simplest scenario: the empty input), or
+ * HARNESS_ENCODE_FAILED if `s` cannot be written (e.g. it exceeds `cap`).
+ */
+#define HARNESS_ENCODE_FAILED ((size_t)-1)
+size_t harness_scenario_encode(const harness_scenario *s, const weft_target *target,
+			       const harness_bounds *b, uint8_t *out, size_t cap);
 
 #endif /* WEFT_HARNESS_SCENARIO_H */

@@ -1,45 +1,46 @@
 /*
- * harness/schedule_bytes.c - the fuzzer-bytes strategy (format in schedule_bytes.h).
+ * harness/schedule_bytes.c - the fuzzer-bytes strategy (format in scenario.h).
  *
- * Why distances and not one byte per switch point: with a flat encoding a
- * preemption at depth 300 costs 300 bytes the fuzzer must keep exactly right;
- * here it costs 2.  Why 0 = stop: overwriting with zeros (what minimizers do)
- * then removes preemptions instead of adding them.
+ * Why steps relative to the operation and not to the whole execution: with a
+ * global count, dropping an earlier operation moves every later preemption to a
+ * different switch point, so a minimizer that only erases bytes gets stuck (it
+ * must drop the operation and shorten a distance in one move).  Anchored to its
+ * operation, a preemption stays where it was when anything else is erased.
  */
 #include "schedule_bytes.h"
 
-#define VARINT_MAX_BYTES 4   /* distances up to 2^28: far past any step budget */
-
-static uint64_t bytes_steps_to_preemption(void *self)
+/* The first planned preemption of `call` after `step`, or 0. */
+static uint64_t plan_next_preemption(void *self, unsigned thread, uint32_t call, uint64_t step)
 {
-	harness_choices *c = self;
-	uint8_t b = harness_take_back(c);
-	if (b == 0)
-		return 0;
-	uint64_t distance = b & 0x7f;
-	for (unsigned i = 1; (b & 0x80) && i < VARINT_MAX_BYTES; i++) {
-		b = harness_take_back(c);
-		distance |= (uint64_t)(b & 0x7f) << (7 * i);
-	}
-	return distance ? distance : 1;
+	const harness_scenario *s = ((harness_plan_reader *)self)->scenario;
+	(void)thread;
+	for (unsigned p = s->first_plan[call]; p < s->first_plan[call + 1]; p++)
+		if (s->plan[p].step > step)
+			return s->plan[p].step;
+	return 0;
 }
 
-static unsigned bytes_pick(void *self, unsigned n_candidates)
+static unsigned plan_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
+			  unsigned n_threads)
 {
-	return (unsigned)harness_choose_back(self, n_candidates);
+	const harness_scenario *s = ((harness_plan_reader *)self)->scenario;
+	for (unsigned p = s->first_plan[call]; p < s->first_plan[call + 1]; p++)
+		if (s->plan[p].step == step)
+			return s->plan[p].to;
+	return (thread + 1) % n_threads;
 }
 
 static uint64_t bytes_choose(void *self, uint64_t bound)
 {
-	return harness_choose_back(self, bound);
+	return harness_choose_back(((harness_plan_reader *)self)->choices, bound);
 }
 
-sched_strategy harness_schedule_bytes(harness_choices *c)
+sched_strategy harness_schedule_bytes(harness_plan_reader *p)
 {
 	sched_strategy s = {
-		.self = c,
-		.steps_to_preemption = bytes_steps_to_preemption,
-		.pick = bytes_pick,
+		.self = p,
+		.next_preemption = plan_next_preemption,
+		.pick = plan_pick,
 		.choose = bytes_choose,
 	};
 	return s;

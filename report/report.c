@@ -12,16 +12,25 @@
  *         2  load counter.c:37 -> 0
  *         3  ~~ preempted ~~>
  *   ...
- * Steps are numbered by their event index (the logical time of the history).
+ *   after all threads: get() = 1
+ *   history (each operation from its start to its return; time = step):
+ *     thread 0          |--- increment() = 0 ---|
+ *     thread 1            |- increment() = 0 -|
+ *     thread 2 (final)                            |- get() = 1 -|
+ *   linearizability ...
+ * Steps are numbered from 1 in trace order.  The history picture is there
+ * because overlap is what linearizability is about: which operations were
+ * concurrent is hard to read off the interleaving, easy off intervals.
  */
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COLUMN_WIDTH 30
 
-static const char *access_name(unsigned kind)
+const char *report_access_name(unsigned kind)
 {
 	static const char *const names[WEFT_ACCESS_KIND_COUNT] = {
 		[WEFT_ACCESS_LOAD] = "load", [WEFT_ACCESS_STORE] = "store",
@@ -33,7 +42,7 @@ static const char *access_name(unsigned kind)
 	return kind < WEFT_ACCESS_KIND_COUNT && names[kind] ? names[kind] : "?";
 }
 
-static const char *base_name(const char *path)
+const char *report_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
@@ -63,14 +72,14 @@ static void format_access(char *buf, size_t cap, const sched_event *e)
 {
 	char value[32];
 	format_value(value, sizeof value, e);
-	const char *file = e->site ? base_name(e->site->file) : "?";
+	const char *file = e->site ? report_base_name(e->site->file) : "?";
 	int line = e->site ? e->site->line : 0;
 	if (e->kind == WEFT_ACCESS_YIELD)
 		snprintf(buf, cap, "yield %s:%d", file, line);
 	else if (e->kind == WEFT_ACCESS_STORE)
 		snprintf(buf, cap, "store %s:%d <- %s", file, line, value);
 	else
-		snprintf(buf, cap, "%s %s:%d -> %s", access_name(e->kind), file, line, value);
+		snprintf(buf, cap, "%s %s:%d -> %s", report_access_name(e->kind), file, line, value);
 }
 
 /* "call = result", "none" standing for WEFT_NONE. */
@@ -164,6 +173,257 @@ static void print_final(FILE *out, const report_case *c)
 	fprintf(out, "after all threads: %s\n", text);
 }
 
+/* ---- history: each operation an interval on its thread's line -------------
+ *
+ * Only the order of the history's times matters, so every distinct invocation
+ * or return time gets a column, in time order, HISTORY_GAP apart; a return is
+ * pushed further right until its operation's label fits between the bars.
+ * Columns grow strictly with time, so "a returned before b was invoked" always
+ * shows as a's right bar left of b's left bar, and one thread's operations
+ * (which never overlap) share its line.  A pending operation has no return:
+ * it runs open-ended to the right edge of the picture.
+ */
+
+#define HISTORY_GAP 2        /* columns between two consecutive distinct times */
+#define HISTORY_FRAME 5      /* "|- " and " -|" around a label, bar to bar */
+#define HISTORY_LABEL 128
+
+typedef struct interval {
+	const weft_op_record *op;
+	char label[HISTORY_LABEL];  /* "push(1) = 0", "pop() = none", "pop() pending" */
+	size_t len;
+	size_t start, end;          /* columns of the bars; no end bar when pending */
+} interval;
+
+typedef struct history_picture {
+	interval *intervals;
+	size_t n;
+	uint32_t *times;            /* distinct times of the intervals' bars, ascending */
+	size_t n_times;
+	size_t *column;             /* column of times[k] */
+	size_t right_edge;          /* the rightmost end bar: where pending operations reach */
+	unsigned final_row;         /* thread number of the final operation: n_threads */
+	int has_final;
+} history_picture;
+
+static void label_interval(interval *iv, const report_case *c, const weft_op_record *op)
+{
+	char call[96];
+	format_call(call, sizeof call, c->target, op);
+	iv->op = op;
+	if (op->pending)
+		snprintf(iv->label, sizeof iv->label, "%s pending", call);
+	else
+		format_returned(iv->label, sizeof iv->label, call, op->result);
+	iv->len = strlen(iv->label);
+}
+
+static int compare_times(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* times[]: every bar's time, sorted, each once. */
+static void collect_times(history_picture *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		p->times[n++] = p->intervals[i].op->invoked_at;
+		if (!p->intervals[i].op->pending)
+			p->times[n++] = p->intervals[i].op->returned_at;
+	}
+	qsort(p->times, n, sizeof *p->times, compare_times);
+	p->n_times = 0;
+	for (size_t i = 0; i < n; i++)
+		if (p->n_times == 0 || p->times[p->n_times - 1] != p->times[i])
+			p->times[p->n_times++] = p->times[i];
+}
+
+static size_t column_of(const history_picture *p, uint32_t time)
+{
+	const uint32_t *k = bsearch(&time, p->times, p->n_times, sizeof *p->times, compare_times);
+	return p->column[k - p->times];
+}
+
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+
+/* Leftmost column for times[k]: after times[k-1], wide enough for what returns at k. */
+static size_t place_time(const history_picture *p, size_t k)
+{
+	size_t col = k ? p->column[k - 1] + HISTORY_GAP : 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const weft_op_record *op = p->intervals[i].op;
+		if (!op->pending && op->returned_at == p->times[k] && op->invoked_at < op->returned_at)
+			col = max_size(col, column_of(p, op->invoked_at) + p->intervals[i].len +
+				       HISTORY_FRAME);
+	}
+	return col;
+}
+
+static void place_intervals(history_picture *p)
+{
+	collect_times(p);
+	for (size_t k = 0; k < p->n_times; k++)
+		p->column[k] = place_time(p, k);
+	p->right_edge = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		interval *iv = &p->intervals[i];
+		iv->start = column_of(p, iv->op->invoked_at);
+		if (iv->op->pending)
+			continue;
+		/* max: a malformed record (returned before invoked) still gets room */
+		iv->end = max_size(column_of(p, iv->op->returned_at), iv->start + iv->len + HISTORY_FRAME);
+		p->right_edge = max_size(p->right_edge, iv->end);
+	}
+}
+
+static void free_picture(history_picture *p)
+{
+	free(p->intervals);
+	free(p->times);
+	free(p->column);
+}
+
+/* 0, or -1 when out of memory.  Operations of no row (thread > n_threads) are left out. */
+static int build_picture(history_picture *p, const report_case *c)
+{
+	size_t cap = c->n_history;
+	memset(p, 0, sizeof *p);
+	p->final_row = c->result->n_threads;
+	p->intervals = calloc(cap, sizeof *p->intervals);
+	p->times = malloc(2 * cap * sizeof *p->times);
+	p->column = malloc(2 * cap * sizeof *p->column);
+	if (!p->intervals || !p->times || !p->column) {
+		free_picture(p);
+		return -1;
+	}
+	for (size_t i = 0; i < c->n_history; i++) {
+		const weft_op_record *op = &c->history[i];
+		if (op->thread > p->final_row)
+			continue;
+		p->has_final |= op->thread == p->final_row;
+		label_interval(&p->intervals[p->n++], c, op);
+	}
+	place_intervals(p);
+	return 0;
+}
+
+static size_t put(char *line, size_t pos, const char *text)
+{
+	size_t n = strlen(text);
+	memcpy(line + pos, text, n);
+	return pos + n;
+}
+
+static void fill(char *line, size_t from, size_t to, char ch)
+{
+	for (; from < to; from++)
+		line[from] = ch;
+}
+
+/* |--- label ------|, or |- label -| when the interval is narrow. */
+static void draw_closed(char *line, const interval *iv)
+{
+	size_t inside = iv->end - iv->start - 1;
+	size_t pos = put(line, iv->start, inside >= iv->len + 8 ? "|--- " : "|- ");
+	pos = put(line, pos, iv->label);
+	pos = put(line, pos, " ");
+	fill(line, pos, iv->end, '-');
+	line[iv->end] = '|';
+}
+
+/* |--- label ------ ...  (dashes to the right edge, if it is further right). */
+static void draw_pending(char *line, const interval *iv, size_t right_edge)
+{
+	size_t pos = put(line, iv->start, "|--- ");
+	pos = put(line, pos, iv->label);
+	pos = put(line, pos, " ");
+	if (pos < right_edge) {
+		fill(line, pos, right_edge, '-');
+		pos = put(line, right_edge, " ");
+	}
+	put(line, pos, "...");
+}
+
+/*
+ * Columns a line may use: past the right edge and past every label by enough
+ * for a pending operation's "|--- " label " ..." or its "--- ..." at the edge.
+ */
+static size_t picture_width(const history_picture *p)
+{
+	size_t width = p->right_edge + 1;
+	for (size_t i = 0; i < p->n; i++)
+		width = max_size(width, p->intervals[i].start + p->intervals[i].len);
+	return width + 9;
+}
+
+static void row_name(char *buf, size_t cap, const history_picture *p, unsigned row)
+{
+	if (row == p->final_row)
+		snprintf(buf, cap, "thread %u (final)", row);
+	else
+		snprintf(buf, cap, "thread %u", row);
+}
+
+static void print_row(FILE *out, const history_picture *p, unsigned row, int name_width,
+		      char *line, size_t width)
+{
+	char name[32];
+	row_name(name, sizeof name, p, row);
+	memset(line, ' ', width);
+	for (size_t i = 0; i < p->n; i++) {
+		const interval *iv = &p->intervals[i];
+		if (iv->op->thread != row)
+			continue;
+		if (iv->op->pending)
+			draw_pending(line, iv, p->right_edge);
+		else
+			draw_closed(line, iv);
+	}
+	size_t used = width;
+	while (used > 0 && line[used - 1] == ' ')
+		used--;
+	if (used == 0)
+		fprintf(out, "  %s\n", name);
+	else
+		fprintf(out, "  %-*s  %.*s\n", name_width, name, (int)used, line);
+}
+
+static void print_rows(FILE *out, const history_picture *p)
+{
+	unsigned rows = p->final_row + (p->has_final ? 1 : 0);
+	char name[32];
+	int name_width = 0;
+	for (unsigned row = 0; row < rows; row++) {
+		row_name(name, sizeof name, p, row);
+		name_width = (int)max_size((size_t)name_width, strlen(name));
+	}
+	size_t width = picture_width(p);
+	char *line = malloc(width);
+	if (!line) {
+		fprintf(out, "  (out of memory)\n");
+		return;
+	}
+	for (unsigned row = 0; row < rows; row++)
+		print_row(out, p, row, name_width, line, width);
+	free(line);
+}
+
+static void print_history(FILE *out, const report_case *c)
+{
+	history_picture p;
+	if (c->n_history == 0)
+		return;
+	fprintf(out, "history (each operation from its start to its return; time = step):\n");
+	if (build_picture(&p, c) != 0) {
+		fprintf(out, "  (out of memory)\n");
+		return;
+	}
+	print_rows(out, &p);
+	free_picture(&p);
+}
+
 static void print_linearizability(FILE *out, const report_case *c)
 {
 	if (!c->check)
@@ -183,5 +443,6 @@ void report_print(FILE *out, const report_case *c)
 	print_scenario(out, c);
 	print_interleaving(out, c);
 	print_final(out, c);
+	print_history(out, c);
 	print_linearizability(out, c);
 }

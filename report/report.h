@@ -4,6 +4,8 @@
  * Input is plain data (the target, its calls with results, the event trace and
  * the verdict), so the report depends on nothing upstream but the trace format.
  * Output is stable: no addresses, times or pids; sites as basename:line.
+ * Two renderings of one report_case: text for people (report.c) and JSON for
+ * tools (report_json.c); they share the naming helpers declared at the end.
  */
 #ifndef WEFT_REPORT_H
 #define WEFT_REPORT_H
@@ -29,8 +31,20 @@ typedef struct report_case {
 
 /*
  * Summary line, scenario, interleaving (one column per thread), the final
- * operation, and for a linearizability failure the oracle's explanation.
+ * operation, the history as intervals (one line per thread), and for a
+ * linearizability failure the oracle's explanation.
  */
 void report_print(FILE *out, const report_case *c);
+
+/*
+ * The same case as one JSON object (format in report_json.c's comment):
+ * verdict, counts, trace hash, scenario, history, interleaving, and the
+ * oracle's explanation (null unless c->check).  Stable, like report_print.
+ */
+void report_print_json(FILE *out, const report_case *c);
+
+/* Shared by both renderings. */
+const char *report_access_name(unsigned kind);   /* "load", "cas", ...; "?" if unknown */
+const char *report_base_name(const char *path);  /* the part after the last '/' */
 
 #endif /* WEFT_REPORT_H */

@@ -45,8 +45,10 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 		t->exec = exec;
 		t->atomic_depth = 0;
 		t->finished = false;
+		t->call = 0;
+		t->call_step = 0;
+		t->preempt_at = UINT64_MAX;
 	}
-	sched_rearm_countdown(exec);
 }
 
 int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
@@ -135,7 +137,10 @@ void sched_cut_execution(sched_thread *self)
 void sched_op_begin(uint32_t call)
 {
 	sched_thread *self = weft_impl_current;
-	sched_switch_point(self);
+	self->call = call;
+	self->call_step = 0;
+	sched_arm_preemption(self->exec, self);
+	sched_switch_point(self);   /* step 1 of the call: before it starts */
 	sched_event *e = sched_trace_append(&self->exec->trace, SCHED_EV_OP_BEGIN, (uint8_t)self->id);
 	e->site_id = call;
 	e->value = call;

@@ -7,9 +7,9 @@
  * one holding the baton (handoff.h).  A managed thread runs its body (the
  * harness's list of operations) and stops only at switch points: the instrumented
  * atomics of <weft/atomic.h>, weft_yield(), and the start of each operation.
- * At each switch point where another thread could run, the strategy's countdown
- * ticks; when it reaches zero the strategy picks the thread to switch to (a
- * preemption).  When a thread finishes, the lowest-numbered unfinished thread
+ * Each thread counts its switch points within its current operation; at the
+ * step the strategy named (strategy.h) it is preempted, if another thread can
+ * run, and the strategy picks the thread to switch to.  When a thread finishes, the lowest-numbered unfinished thread
  * runs next (a non-preemptive switch); when none is left, the controlling thread
  * gets the baton back and the execution is over: every worker is parked again.
  *
@@ -50,6 +50,9 @@ struct weft_impl_thread {
 	unsigned id;                /* index in the pool = managed thread number */
 	struct sched_exec *exec;    /* the execution this worker serves now */
 	unsigned atomic_depth;      /* >0 inside weft_atomic_begin/end: no switch */
+	uint32_t call;              /* the operation (scenario call) it is in */
+	uint64_t call_step;         /* its switch points in that call so far */
+	uint64_t preempt_at;        /* call_step of its next preemption, UINT64_MAX = none */
 	bool finished;              /* this execution: body returned or unwound */
 	bool quit;                  /* pool shutting down */
 	jmp_buf unwind;             /* where a cut execution sends the thread */
@@ -80,7 +83,6 @@ typedef struct sched_exec {
 	sched_pool *pool;
 	sched_thread *current;      /* holder of the baton, NULL = controller */
 	unsigned n_runnable;        /* threads not finished */
-	uint64_t countdown;         /* eligible switch points until the next preemption */
 	uint64_t steps;             /* switch points so far */
 	unsigned preemptions;       /* switches away from a thread that could go on */
 	unsigned switches;          /* all switches between managed threads */
@@ -117,12 +119,12 @@ void sched_op_begin(uint32_t call);
 void sched_op_end(uint32_t call, int64_t result);
 
 /* ---- internal to the scheduler room ---- */
-/* Ask the strategy for the next preemption; 0 (never) becomes a countdown that never ends. */
-static inline void sched_rearm_countdown(sched_exec *exec)
+/* Ask the strategy where `self` is next preempted in its call; none = UINT64_MAX. */
+static inline void sched_arm_preemption(sched_exec *exec, sched_thread *self)
 {
 	const sched_strategy *s = &exec->cfg.strategy;
-	uint64_t steps = s->steps_to_preemption(s->self);
-	exec->countdown = steps ? steps : UINT64_MAX;
+	uint64_t at = s->next_preemption(s->self, self->id, self->call, self->call_step);
+	self->preempt_at = at > self->call_step ? at : UINT64_MAX;
 }
 
 void sched_thread_run(sched_thread *self);                   /* exec.c, on a worker */

@@ -1,19 +1,27 @@
 /*
  * scheduler/strategy.h - who decides: the three questions a schedule answers.
  *
- * The scheduler asks a strategy only these, in a deterministic order:
- *   steps_to_preemption  how many more *eligible* switch points (ones where
- *                        another thread could run) to let pass before the next
- *                        preemption; 0 = never again in this execution;
- *   pick                 at a preemption, which of the n other runnable threads
- *                        (0..n-1, in thread-number order) runs next;
- *   choose               any other data choice in [0, bound) (e.g. a timed wait's
- *                        outcome); 0 is always the simplest answer.
- * Asking in terms of distances keeps the hot path a countdown and lets an
- * encoding pay O(1) per preemption however deep it is.
+ * Preemptions are placed relative to the operation a thread is in, not to the
+ * whole execution: "preempt thread t at the k-th switch point of its call c".
+ * Why: dropping an operation, a thread or another preemption from a schedule
+ * (what every minimizer does) then leaves the remaining preemptions where they
+ * were, so a failing schedule shrinks by erasing alone.
  *
- * Implementations: harness/schedule_bytes.c (the fuzzer's bytes).  Random, PCT and
- * exhaustive strategies implement the same three functions.
+ * The scheduler asks, in a deterministic order:
+ *   next_preemption  thread `thread` has passed `step` switch points of its
+ *                    current call `call` (0 when the call starts): at which later
+ *                    step of that call is it preempted next?  0 = not again in
+ *                    this call.  Steps count the thread's own switch points
+ *                    outside atomic blocks, the call's start being step 1;
+ *   pick             at that preemption, which thread runs next (0..n_threads-1);
+ *                    the scheduler takes the first runnable thread other than
+ *                    `thread`, cyclically, from the one named;
+ *   choose           any other data choice in [0, bound) (e.g. a timed wait's
+ *                    outcome); 0 is always the simplest answer.
+ * The hot path is then one increment and one compare per switch point.
+ *
+ * Implementations: harness/schedule_bytes.c (the plan decoded from the fuzzer's
+ * bytes).  Random, PCT and exhaustive strategies implement the same three.
  */
 #ifndef WEFT_SCHED_STRATEGY_H
 #define WEFT_SCHED_STRATEGY_H
@@ -22,8 +30,9 @@
 
 typedef struct sched_strategy {
 	void *self;
-	uint64_t (*steps_to_preemption)(void *self);
-	unsigned (*pick)(void *self, unsigned n_candidates);
+	uint64_t (*next_preemption)(void *self, unsigned thread, uint32_t call, uint64_t step);
+	unsigned (*pick)(void *self, unsigned thread, uint32_t call, uint64_t step,
+			 unsigned n_threads);
 	uint64_t (*choose)(void *self, uint64_t bound);
 } sched_strategy;
 

@@ -1,35 +1,43 @@
 /*
  * scheduler/switch_point.c - the hot path: what every instrumented access costs.
  *
- * A switch point that does not switch: count the step, check the budget, tick
- * the strategy's countdown if another thread could run, append one event.  No
+ * A switch point that does not switch: count the step, check the budget, count
+ * the thread's step in its call and compare it with the strategy's next
+ * preemption, append one event.  No
  * lock (only the baton holder runs), no system call, no indirect call.  The
  * hand-off itself (exec.c, sched_hand_off) is out of line and happens only when
- * the countdown reaches zero and the chosen thread differs from the caller.
+ * the preemption is due and another thread can run.
  */
 #include "sched.h"
 
-/* The k-th runnable thread other than `self`, in thread-number order. */
-static sched_thread *kth_other_runnable(sched_exec *exec, sched_thread *self, unsigned k)
+/* The first runnable thread other than `self`, cyclically from thread `wanted`. */
+static sched_thread *runnable_from(sched_exec *exec, sched_thread *self, unsigned wanted)
 {
-	for (unsigned i = 0; i < exec->cfg.n_threads; i++) {
-		sched_thread *t = exec->pool->threads[i];
-		if (t == self || t->finished)
-			continue;
-		if (k-- == 0)
+	unsigned n = exec->cfg.n_threads;
+	for (unsigned i = 0; i < n; i++) {
+		sched_thread *t = exec->pool->threads[(wanted + i) % n];
+		if (t != self && !t->finished)
 			return t;
 	}
 	return NULL;   /* unreachable while n_runnable counts correctly */
 }
 
-static __attribute__((noinline)) void preempt(sched_thread *self)
+/* The strategy's preemption is due: switch if another thread can run. */
+static __attribute__((noinline)) bool preempt(sched_thread *self)
 {
 	sched_exec *exec = self->exec;
 	const sched_strategy *s = &exec->cfg.strategy;
-	unsigned k = s->pick(s->self, exec->n_runnable - 1);
-	sched_thread *next = kth_other_runnable(exec, self, k);
-	sched_rearm_countdown(exec);
+	sched_thread *next = NULL;
+	if (exec->n_runnable >= 2) {
+		unsigned wanted = s->pick(s->self, self->id, self->call, self->call_step,
+					  exec->cfg.n_threads);
+		next = runnable_from(exec, self, wanted % exec->cfg.n_threads);
+	}
+	sched_arm_preemption(exec, self);
+	if (!next)
+		return false;
 	sched_hand_off(self, next, true);
+	return true;
 }
 
 /* Returns true when the thread was preempted (and has been resumed since). */
@@ -38,12 +46,11 @@ bool sched_switch_point(sched_thread *self)
 	sched_exec *exec = self->exec;
 	if (__builtin_expect(++exec->steps > exec->cfg.step_budget, 0))
 		sched_cut_execution(self);
-	if (self->atomic_depth || exec->n_runnable < 2)
+	if (self->atomic_depth)
 		return false;
-	if (__builtin_expect(--exec->countdown != 0, 1))
+	if (__builtin_expect(++self->call_step != self->preempt_at, 1))
 		return false;
-	preempt(self);
-	return true;
+	return preempt(self);
 }
 
 void weft_impl_switch(struct weft_impl_thread *self, weft_site *site)

@@ -40,7 +40,7 @@ static size_t random_input(uint8_t *buf, size_t cap, uint64_t *seed)
 	size_t n = 1 + test_rand(seed) % cap;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t r = test_rand(seed);
-		buf[i] = (r & 3) == 0 ? 0 : (uint8_t)((r >> 8) % ((r & 4) ? 16 : 256));
+		buf[i] = (r & 3) == 0 ? 0 : (uint8_t)((r >> 8) % ((r & 4) ? 6 : 256));
 	}
 	return n;
 }

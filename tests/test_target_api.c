@@ -76,7 +76,7 @@ static void test_lost_update_is_not_linearizable(const weft_target *t)
 {
 	weft_runner *r = weft_runner_new(t);
 	REQUIRE(r, "runner for %s", t->name);
-	const uint8_t lost[] = { 0, 0, 0, 3 }, fine[] = { 0, 0, 0, 2 };
+	const uint8_t lost[] = { 5 }, fine[] = { 4 };   /* preempt at the store / the load */
 	weft_result res;
 	CHECK(weft_runner_run(r, lost, sizeof lost, &res) == WEFT_FAIL_LINEARIZABILITY,
 	      "%s: lost update found by the oracle (%s)", t->name, res.message);

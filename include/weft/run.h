@@ -28,6 +28,8 @@ typedef enum weft_verdict {
 	WEFT_FAIL_BUDGET,      /* step budget exhausted: a runaway (livelocked?) execution */
 	WEFT_ERROR,            /* weft itself could not run (threads could not be created) */
 	WEFT_FAIL_LINEARIZABILITY,  /* no order of the history's operations fits the model */
+	WEFT_FAIL_NONDETERMINISM,   /* a failing input ran differently when re-run: the
+				       target misbehaves (not a verdict on its data structure) */
 } weft_verdict;
 
 /* Summary of one execution; pointers stay valid until the next run. */
@@ -67,17 +69,36 @@ WEFT_API weft_verdict weft_runner_run(weft_runner *runner, const uint8_t *data, 
 
 /* Print the report of the last execution (scenario, interleaving, verdict). */
 WEFT_API void weft_runner_report(const weft_runner *runner, FILE *out);
+/* The same report as one JSON object (format: report/report_json.c). */
+WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
 
 WEFT_API weft_runner_stats weft_runner_stats_get(const weft_runner *runner);
 
+/* How hard an execution is to read, in the order weft simplifies it. */
+typedef struct weft_complexity {
+	unsigned preemptions;    /* switches away from a thread that could have gone on */
+	unsigned switches;       /* other switches: a thread finished */
+	unsigned operations;
+	unsigned threads;
+} weft_complexity;
+
+WEFT_API weft_complexity weft_complexity_of(const weft_result *result);
+
 /*
- * Shrink the failing input in buf[0..size) in place to a simpler one with the
- * same verdict (greedy byte erasure and lowering, harness/minimize.c) and
- * return its size; a passing input (or one over 4 KiB) is left as it is.
- * Deterministic.  Cost: up to 20,000 runs.  The last run is the result's, so
- * weft_runner_report prints it.
+ * Simplify the failing input in buf[0..size) (room for `cap` bytes) to one
+ * that fails with the same verdict and is as simple as this greedy search can
+ * make it: fewest preemptions, then other switches, operations, threads, then
+ * the shortest and lowest bytes (harness/simplify.c).  Returns the new size;
+ * a passing input, or one over 4 KiB, is left as it is.  *before and *after
+ * (either may be NULL) get the complexity of the input and of the result.
+ * Deterministic, and the result is a fixed point.  Cost: up to 20,000 runs.
+ * The last run is the result's, so weft_runner_report prints it.
  */
-WEFT_API size_t weft_runner_minimize(weft_runner *runner, uint8_t *buf, size_t size);
+WEFT_API size_t weft_runner_simplify(weft_runner *runner, uint8_t *buf, size_t size, size_t cap,
+				     weft_complexity *before, weft_complexity *after);
+
+/* The target a runner runs. */
+WEFT_API const weft_target *weft_runner_target(const weft_runner *runner);
 
 WEFT_API const char *weft_verdict_name(weft_verdict v);
 

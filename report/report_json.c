@@ -1,0 +1,264 @@
+/*
+ * report/report_json.c - the report for tools: one JSON object per execution.
+ *
+ * Why a second rendering: the text report is for people and may change its
+ * layout; scripts (crash triage, dashboards, diffing two runs) want fields.
+ * Same input (report_case), same stability rules: no addresses, no times,
+ * sites as basename:line, so equal runs give byte-equal JSON.
+ *
+ *   {
+ *     "target": "counter", "verdict": "linearizability", "message": "...",
+ *     "threads": 2, "operations": 2, "preemptions": 1, "switches": 2, "steps": 6,
+ *     "trace_hash": "8f94466ed880668c",
+ *     "scenario": [ [{"op": "increment", "args": []}], ... ],      one array per thread
+ *     "history": [ {"thread": 0, "op": "increment", "args": [], "result": 0,
+ *                   "invoked_at": 0, "returned_at": 9, "pending": false}, ... ],
+ *     "interleaving": [ {"step": 0, "thread": 0, "kind": "op_begin", "op": ..., "args": ...},
+ *                       {"step": 1, ..., "kind": "load", "site": "counter.c:37", "value": 0},
+ *                       {"step": 2, ..., "kind": "preempt", "to": 1}, ... ],
+ *     "linearizability": {"longest_prefix": [0, 1], "stuck": 2, "observed": 1,
+ *                         "model": 2, "partition_key": null}          or null
+ *   }
+ *
+ * Each top-level key and each array element is on a line of its own, so two
+ * reports diff line by line.  Conventions:
+ *   - "step" is the event's index in the trace: the clock of invoked_at and
+ *     returned_at (the text report numbers its steps from 1);
+ *   - results that are WEFT_NONE, and results of pending operations, are null;
+ *   - access values: an integer; a cas gives true/false (succeeded); a pointer
+ *     gives "NULL" or "ptr" (addresses are never traced); a yield has none;
+ *   - op_begin/op_end events carry the operation ("op", "args"), op_end its
+ *     "result"; preempt/switch carry "to".
+ */
+#include "report.h"
+
+#include <inttypes.h>
+
+/* A JSON string: quote, backslash and control characters escaped. */
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\b': fputs("\\b", out); break;
+		case '\f': fputs("\\f", out); break;
+		default:
+			if (*p < 0x20)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+/* An operation's result: null for WEFT_NONE. */
+static void json_result(FILE *out, int64_t value)
+{
+	if (value == WEFT_NONE)
+		fputs("null", out);
+	else
+		fprintf(out, "%" PRId64, value);
+}
+
+/* "op": "push", "args": [1] */
+static void json_call(FILE *out, const weft_target *t, const weft_op_record *call)
+{
+	const weft_op *op = &t->ops[call->op];
+	fputs("\"op\": ", out);
+	json_string(out, op->name);
+	fputs(", \"args\": [", out);
+	for (int a = 0; a < op->n_args; a++)
+		fprintf(out, "%s%" PRId64, a ? ", " : "", call->args[a]);
+	fputc(']', out);
+}
+
+static void print_counts(FILE *out, const report_case *c)
+{
+	const weft_result *r = c->result;
+	fputs("  \"target\": ", out);
+	json_string(out, c->target->name);
+	fputs(",\n  \"verdict\": ", out);
+	json_string(out, weft_verdict_name(r->verdict));
+	fputs(",\n  \"message\": ", out);
+	json_string(out, r->message);
+	fprintf(out, ",\n  \"threads\": %u,\n  \"operations\": %u,\n  \"preemptions\": %u,\n"
+		"  \"switches\": %u,\n  \"steps\": %" PRIu64 ",\n  \"trace_hash\": \"%016" PRIx64
+		"\",\n", r->n_threads, r->n_ops, r->preemptions, r->switches, r->steps,
+		r->trace_hash);
+}
+
+/* One thread's calls: [{"op": ..., "args": [...]}, ...] */
+static void print_thread_calls(FILE *out, const report_case *c, unsigned thread)
+{
+	const char *sep = "";
+	fputc('[', out);
+	for (unsigned i = 0; i < c->n_calls; i++) {
+		if (c->calls[i].thread != thread)
+			continue;
+		fprintf(out, "%s{", sep);
+		json_call(out, c->target, &c->calls[i]);
+		fputc('}', out);
+		sep = ", ";
+	}
+	fputc(']', out);
+}
+
+static void print_scenario(FILE *out, const report_case *c)
+{
+	unsigned n = c->result->n_threads;
+	fputs("  \"scenario\": [", out);
+	for (unsigned th = 0; th < n; th++) {
+		fputs(th ? ",\n    " : "\n    ", out);
+		print_thread_calls(out, c, th);
+	}
+	fputs(n ? "\n  ],\n" : "],\n", out);
+}
+
+static void print_record(FILE *out, const report_case *c, const weft_op_record *h)
+{
+	fprintf(out, "{\"thread\": %u, ", h->thread);
+	json_call(out, c->target, h);
+	fputs(", \"result\": ", out);
+	if (h->pending)
+		fputs("null", out);
+	else
+		json_result(out, h->result);
+	fprintf(out, ", \"invoked_at\": %" PRIu32 ", \"returned_at\": ", h->invoked_at);
+	if (h->pending)
+		fputs("null", out);
+	else
+		fprintf(out, "%" PRIu32, h->returned_at);
+	fprintf(out, ", \"pending\": %s}", h->pending ? "true" : "false");
+}
+
+static void print_history(FILE *out, const report_case *c)
+{
+	fputs("  \"history\": [", out);
+	for (size_t i = 0; i < c->n_history; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		print_record(out, c, &c->history[i]);
+	}
+	fputs(c->n_history ? "\n  ],\n" : "],\n", out);
+}
+
+/* ", "site": "file.c:12", "value": ..." of an instrumented access. */
+static void print_access(FILE *out, const sched_event *e)
+{
+	char site[256];
+	snprintf(site, sizeof site, "%s:%d", e->site ? report_base_name(e->site->file) : "?",
+		 e->site ? e->site->line : 0);
+	fputs(", \"site\": ", out);
+	json_string(out, site);
+	if (e->kind == WEFT_ACCESS_YIELD)
+		return;
+	fputs(", \"value\": ", out);
+	if (e->is_pointer)
+		fputs(e->value ? "\"ptr\"" : "\"NULL\"", out);
+	else if (e->kind == WEFT_ACCESS_CAS)
+		fputs(e->value ? "true" : "false", out);
+	else
+		fprintf(out, "%" PRId64, (int64_t)e->value);
+}
+
+/* The operation an op_begin/op_end event belongs to (site_id = call index). */
+static void print_event_call(FILE *out, const report_case *c, const sched_event *e)
+{
+	if (e->site_id >= c->n_calls)
+		return;
+	fputs(", ", out);
+	json_call(out, c->target, &c->calls[e->site_id]);
+	if (e->kind == SCHED_EV_OP_END) {
+		fputs(", \"result\": ", out);
+		json_result(out, (int64_t)e->value);
+	}
+}
+
+static const char *event_kind(const sched_event *e)
+{
+	switch (e->kind) {
+	case SCHED_EV_OP_BEGIN: return "op_begin";
+	case SCHED_EV_OP_END: return "op_end";
+	case SCHED_EV_SWITCH: return "switch";
+	case SCHED_EV_PREEMPT: return "preempt";
+	case SCHED_EV_CUT: return "cut";
+	default: return report_access_name(e->kind);
+	}
+}
+
+static void print_event(FILE *out, const report_case *c, size_t step, const sched_event *e)
+{
+	fprintf(out, "{\"step\": %zu, \"thread\": %u, \"kind\": ", step, e->thread);
+	json_string(out, event_kind(e));
+	switch (e->kind) {
+	case SCHED_EV_OP_BEGIN:
+	case SCHED_EV_OP_END:
+		print_event_call(out, c, e);
+		break;
+	case SCHED_EV_SWITCH:
+	case SCHED_EV_PREEMPT:
+		fprintf(out, ", \"to\": %u", e->other);
+		break;
+	case SCHED_EV_CUT:
+		break;
+	default:
+		print_access(out, e);
+	}
+	fputc('}', out);
+}
+
+static void print_interleaving(FILE *out, const report_case *c)
+{
+	fputs("  \"interleaving\": [", out);
+	for (size_t i = 0; i < c->n_events; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		print_event(out, c, i, &c->events[i]);
+	}
+	fputs(c->n_events ? "\n  ],\n" : "],\n", out);
+}
+
+static void print_linearizability(FILE *out, const report_case *c)
+{
+	const weft_check_result *k = c->check;
+	fputs("  \"linearizability\": ", out);
+	if (!k) {
+		fputs("null\n", out);
+		return;
+	}
+	fputs("{\"longest_prefix\": [", out);
+	for (size_t i = 0; i < k->n_longest; i++)
+		fprintf(out, "%s%zu", i ? ", " : "", k->longest[i]);
+	fputs("], \"stuck\": ", out);
+	int has_stuck = k->stuck < c->n_history;
+	if (has_stuck)
+		fprintf(out, "%zu", k->stuck);
+	else
+		fputs("null", out);
+	fputs(", \"observed\": ", out);
+	json_result(out, has_stuck && !c->history[k->stuck].pending ?
+		    c->history[k->stuck].result : WEFT_NONE);
+	fputs(", \"model\": ", out);
+	json_result(out, k->stuck_model_result);
+	fputs(", \"partition_key\": ", out);
+	if (k->partitioned)
+		fprintf(out, "%" PRId64, k->partition_key);
+	else
+		fputs("null", out);
+	fputs("}\n", out);
+}
+
+void report_print_json(FILE *out, const report_case *c)
+{
+	fputs("{\n", out);
+	print_counts(out, c);
+	print_scenario(out, c);
+	print_history(out, c);
+	print_interleaving(out, c);
+	print_linearizability(out, c);
+	fputs("}\n", out);
+}

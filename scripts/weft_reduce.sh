@@ -1,0 +1,62 @@
+#!/bin/sh
+# scripts/weft_reduce.sh - a crash file in, the simplest reproducer and its report out.
+#
+# Two passes, in this order:
+#   1. libFuzzer's own minimizer (TARGET_fuzz -minimize_crash=1): erases bytes,
+#      which (docs/input-format.md) drops operations, threads and preemptions;
+#   2. weft's simplifier (TARGET_replay --simplify): fewest preemptions, then
+#      other switches, operations, threads; lowest arguments; canonical bytes.
+# Prints the complexity (preemptions, switches, operations, threads) after each
+# pass and the final report; writes OUT (the reproducer) and OUT.txt (the report).
+usage() {
+	cat <<USAGE
+usage: scripts/weft_reduce.sh [--build DIR] [--runs N] [--seed N] TARGET CRASH OUT
+  TARGET      a built target, e.g. counter_buggy (DIR/TARGET_fuzz and DIR/TARGET_replay)
+  CRASH       the crash file the fuzzer wrote
+  OUT         where to write the simplified reproducer (and OUT.txt, its report)
+  --build DIR build tree with the clang/libFuzzer binaries (default: build/clang)
+  --runs N    libFuzzer -runs per minimization step (default: 20000)
+  --seed N    libFuzzer -seed for the minimization (default: 1)
+Exit status: 0 done, 1 the crash does not reproduce, 2 bad usage or missing binaries.
+USAGE
+}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build/clang runs=20000 seed=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=${2:?--build needs a value}; shift 2 ;;
+	--runs) runs=${2:?--runs needs a value}; shift 2 ;;
+	--seed) seed=${2:?--seed needs a value}; shift 2 ;;
+	--help|-h) usage; exit 0 ;;
+	--*) echo "weft_reduce: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 3 ] || { usage >&2; exit 2; }
+target=$1 crash=$2 out=$3
+fuzz=$build/${target}_fuzz replay=$build/${target}_replay
+for bin in "$fuzz" "$replay"; do
+	[ -x "$bin" ] || { echo "weft_reduce: $bin not found (build with scripts/fuzz_demo.sh or cmake)" >&2; exit 2; }
+done
+[ -r "$crash" ] || { echo "weft_reduce: cannot read $crash" >&2; exit 2; }
+case $runs$seed in *[!0-9]*) echo "weft_reduce: --runs and --seed take numbers" >&2; exit 2 ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$replay" --quiet --expect=fail --complexity "$crash" > "$tmp/crash.txt" 2> "$tmp/check.log" ||
+	{ echo "weft_reduce: $crash does not fail on $target:" >&2; cat "$tmp/check.log" >&2; exit 1; }
+echo "== $crash: $(cut -d' ' -f1-5 "$tmp/crash.txt") (preemptions, switches, operations, threads, verdict)"
+echo "== libFuzzer -minimize_crash=1 (-runs=$runs per step)"
+"$fuzz" -minimize_crash=1 -runs="$runs" -seed="$seed" -exact_artifact_path="$tmp/fuzzer.bin" \
+	"$crash" > "$tmp/minimize.log" 2>&1
+[ -s "$tmp/fuzzer.bin" ] || cp "$crash" "$tmp/fuzzer.bin"   # nothing shorter found
+"$replay" --quiet --expect=fail --complexity "$tmp/fuzzer.bin" > "$tmp/fuzzer.txt" 2> /dev/null
+echo "   $(wc -c < "$crash") bytes -> $(wc -c < "$tmp/fuzzer.bin") bytes, complexity $(cut -d' ' -f1-4 "$tmp/fuzzer.txt")"
+echo "== weft simplification ($target""_replay --simplify)"
+"$replay" --quiet --simplify="$out" "$tmp/fuzzer.bin" 2> "$tmp/simplify.log" ||
+	{ cat "$tmp/simplify.log" >&2; echo "weft_reduce: --simplify failed" >&2; exit 1; }
+sed -n 's/^weft-replay: complexity/   complexity/p' "$tmp/simplify.log"
+echo "   $(wc -c < "$tmp/fuzzer.bin") bytes -> $(wc -c < "$out") bytes: $(od -An -tx1 "$out")"
+echo "== report ($out.txt)"
+"$replay" "$out" 2>&1 | grep -v '^weft-replay:\|^==weft== input ' > "$out.txt"
+cat "$out.txt"
