@@ -4,7 +4,7 @@
 # golden/counter_buggy_hashes.txt (made once, by another build and compiler):
 # determinism across processes, compilers and machines.
 # Regenerate the golden file after changing targets/counter.c or the trace format:
-#   sh tests/determinism_across_processes.sh build/counter_buggy_replay --regenerate
+#   sh tests/determinism_across_processes.sh $PWD/build/gcc/counter_buggy_replay --regenerate
 replay=$1
 here=$(cd "$(dirname "$0")" && pwd)
 golden=$here/golden/counter_buggy_hashes.txt
@@ -18,7 +18,7 @@ LC_ALL=C awk -v dir="$dir" 'BEGIN {
 		x = (x * 1103515245 + 12345) % 2147483648; n = int(x / 65536) % 32
 		for (j = 0; j < n; j++) {
 			x = (x * 1103515245 + 12345) % 2147483648
-			printf "%c", int(x / 65536) % 256 > f
+			printf "%c", int(x / 65536) % (j % 4 == 0 ? 256 : 8) > f   # small values: preemptions
 		}
 		close(f)
 	}
