@@ -8,7 +8,7 @@
  *
  * Two details of the decoder shape the writer: a byte 0x30 ('0') reads as
  * 0x00, so no written byte may be 0x30 unless it means 0; and bytes past the
- * end read as 0, so trailing zeros are dropped.
+ * end read as 0, so trailing zeros are never written.
  */
 #include "scenario.h"
 
@@ -17,15 +17,24 @@
 typedef struct writer {
 	uint8_t *out;
 	size_t cap, n;
+	size_t zeros;   /* zero bytes not written yet: trailing ones never are */
 	int ok;
 } writer;
 
 static void put(writer *w, uint8_t b)
 {
-	if (w->n < w->cap)
-		w->out[w->n++] = b;
-	else
+	if (b == 0) {
+		w->zeros++;
+		return;
+	}
+	if (w->n + w->zeros + 1 > w->cap) {
 		w->ok = 0;
+		return;
+	}
+	memset(w->out + w->n, 0, w->zeros);
+	w->n += w->zeros;
+	w->zeros = 0;
+	w->out[w->n++] = b;
 }
 
 static unsigned bytes_for(uint64_t bound)
@@ -117,7 +126,7 @@ static void put_call(writer *w, const harness_scenario *s, const weft_target *t,
 size_t harness_scenario_encode(const harness_scenario *s, const weft_target *t,
 			       const harness_bounds *b, uint8_t *out, size_t cap)
 {
-	writer w = { out, cap, 0, 1 };
+	writer w = { out, cap, 0, 0, 1 };
 	if (s->n_threads < b->min_threads || s->n_threads > b->max_threads)
 		return HARNESS_ENCODE_FAILED;
 	for (unsigned th = 0; th < s->n_threads; th++) {
@@ -138,7 +147,5 @@ size_t harness_scenario_encode(const harness_scenario *s, const weft_target *t,
 				put(&w, more_threads ? CONTROL_NEXT_THREAD : CONTROL_END_THREADS);
 		}
 	}
-	while (w.n > 0 && w.out[w.n - 1] == 0)
-		w.n--;
 	return w.ok ? w.n : HARNESS_ENCODE_FAILED;
 }

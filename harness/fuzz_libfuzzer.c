@@ -55,6 +55,7 @@ static weft_runner *fuzz_runner(void)
 __attribute__((noinline)) static void weft_abort_linearizability(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_validation(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_step_budget(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_nondeterministic(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_error(void) { abort(); }
 
 /* WEFT_REPORT_JSON=FILE: the failing execution's JSON report, FILE overwritten. */
@@ -84,6 +85,7 @@ static void die_with_report(weft_runner *runner, const weft_result *res)
 	case WEFT_FAIL_LINEARIZABILITY: weft_abort_linearizability(); break;
 	case WEFT_FAIL_VALIDATION: weft_abort_validation(); break;
 	case WEFT_FAIL_BUDGET: weft_abort_step_budget(); break;
+	case WEFT_FAIL_NONDETERMINISM: weft_abort_nondeterministic(); break;
 	default: weft_abort_error(); break;
 	}
 }

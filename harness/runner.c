@@ -35,7 +35,7 @@ struct weft_runner {
 	int has_final;                 /* history ends with the final operation */
 	weft_checker *checker;
 	weft_check_result check;
-	char message[256];
+	char message[512];
 	weft_result result;
 	weft_runner_stats stats;
 	sched_event *saved;            /* a failing execution's trace, for the re-run check */
@@ -295,18 +295,31 @@ static long first_divergence(const weft_runner *r)
 	return t->n == r->n_saved ? -1 : (long)n;
 }
 
-static void describe_divergence(weft_runner *r, long step, weft_verdict first, weft_verdict second)
+static report_case report_case_of(const weft_runner *r);
+
+/* "thread 0: load counter.c:26 -> 0", or "nothing" past the end of a trace. */
+static void describe_step(char *buf, size_t cap, const weft_runner *r, const sched_event *e)
+{
+	if (!e) {
+		snprintf(buf, cap, "nothing (the run had ended)");
+		return;
+	}
+	report_case c = report_case_of(r);
+	char what[128];
+	report_format_event(what, sizeof what, &c, e);
+	snprintf(buf, cap, "thread %u: %s", e->thread, what);
+}
+
+static void describe_divergence(weft_runner *r, size_t step, weft_verdict first, weft_verdict second)
 {
 	const sched_trace *t = &r->exec.trace;
-	const sched_event *a = (size_t)step < r->n_saved ? &r->saved[step] : NULL;
-	const sched_event *b = (size_t)step < t->n ? &t->events[step] : NULL;
+	char a[150], b[150];
+	describe_step(a, sizeof a, r, step < r->n_saved ? &r->saved[step] : NULL);
+	describe_step(b, sizeof b, r, step < t->n ? &t->events[step] : NULL);
 	snprintf(r->message, sizeof r->message,
 		 "the target is nondeterministic: the same input ran differently twice "
-		 "(%s, then %s); first difference at step %ld: thread %d did event %d "
-		 "value %" PRId64 " the first time, thread %d event %d value %" PRId64 " the second",
-		 weft_verdict_name(first), weft_verdict_name(second), step + 1,
-		 a ? a->thread : -1, a ? a->kind : -1, a ? (int64_t)a->value : 0,
-		 b ? b->thread : -1, b ? b->kind : -1, b ? (int64_t)b->value : 0);
+		 "(%s, then %s); first difference at step %zu: %s, then %s",
+		 weft_verdict_name(first), weft_verdict_name(second), step + 1, a, b);
 }
 
 /*
@@ -323,7 +336,7 @@ static weft_verdict recheck_failure(weft_runner *r, const uint8_t *data, size_t 
 	long step = first_divergence(r);
 	if (step < 0 && second == first)
 		return first;
-	describe_divergence(r, step < 0 ? (long)r->n_saved : step, first, second);
+	describe_divergence(r, step < 0 ? r->n_saved : (size_t)step, first, second);
 	return WEFT_FAIL_NONDETERMINISM;
 }
 

@@ -20,6 +20,7 @@ harness_bounds harness_bounds_of(const weft_target *t)
 	b.max_threads = t->max_threads ? t->max_threads : HARNESS_DEFAULT_MAX_THREADS;
 	b.max_ops = t->max_ops_per_thread ? t->max_ops_per_thread : HARNESS_DEFAULT_MAX_OPS;
 	b.step_budget = t->step_budget ? t->step_budget : HARNESS_DEFAULT_STEP_BUDGET;
+	b.step_budget = clamp(b.step_budget, 1, HARNESS_MAX_STEP_BUDGET);
 	b.min_threads = clamp(b.min_threads, 1, WEFT_MAX_THREADS);
 	b.max_threads = clamp(b.max_threads, b.min_threads, WEFT_MAX_THREADS);
 	b.max_ops = clamp(b.max_ops, 1, WEFT_MAX_OPS);
@@ -119,11 +120,15 @@ static uint64_t take_leb128(harness_choices *c, uint8_t first)
 	return v;
 }
 
-/* Keep a preemption if it comes after the call's previous one and there is room. */
-static void plan_preemption(harness_scenario *s, unsigned call, uint64_t step, uint8_t to)
+/*
+ * Keep a preemption if it comes after the call's previous one, can happen at
+ * all (a call has fewer steps than the step budget allows), and there is room.
+ */
+static void plan_preemption(harness_scenario *s, const harness_bounds *b, unsigned call,
+			    uint64_t step, uint8_t to)
 {
 	unsigned first = s->first_plan[call];
-	if (s->n_plan == HARNESS_MAX_PREEMPTIONS)
+	if (s->n_plan == HARNESS_MAX_PREEMPTIONS || step > b->step_budget)
 		return;
 	if (s->n_plan > first && s->plan[s->n_plan - 1].step >= step)
 		return;
@@ -138,16 +143,17 @@ enum control { CONTROL_END_THREADS, CONTROL_NEXT_OP, CONTROL_NEXT_THREAD };
  * The control bytes after call `call` (format in scenario.h): its preemptions,
  * then what follows the call.
  */
-static enum control decode_control(harness_scenario *s, unsigned call, harness_choices *c)
+static enum control decode_control(harness_scenario *s, const harness_bounds *bounds,
+				   unsigned call, harness_choices *c)
 {
 	s->first_plan[call] = s->n_plan;
 	for (;;) {
-		uint8_t b = harness_take_front(c);
-		if (b <= CONTROL_NEXT_THREAD)
-			return (enum control)b;
-		uint64_t v = take_leb128(c, b);
+		uint8_t first = harness_take_front(c);
+		if (first <= CONTROL_NEXT_THREAD)
+			return (enum control)first;
+		uint64_t v = take_leb128(c, first);
 		uint64_t step = v > CONTROL_NEXT_THREAD ? v - CONTROL_NEXT_THREAD : 1;
-		plan_preemption(s, call, step, harness_take_front(c));
+		plan_preemption(s, bounds, call, step, harness_take_front(c));
 	}
 }
 
@@ -161,7 +167,7 @@ static int decode_thread(harness_scenario *s, unsigned thread, const weft_target
 		if (!decode_call(&s->calls[call], thread, t, b, owners, c))
 			return 0;
 		s->n_calls++;
-		enum control next = decode_control(s, call, c);
+		enum control next = decode_control(s, b, call, c);
 		if (next != CONTROL_NEXT_OP)
 			return next == CONTROL_NEXT_THREAD;
 	}

@@ -22,7 +22,7 @@
  *               operation (step 1 = its start, then each switch point of this
  *               thread in it); then one byte: the thread to switch to, modulo the
  *               thread count (strategy.h).  A step not after the operation's
- *               previous preemption is ignored.
+ *               previous preemption, or past the step budget, is ignored.
  * All zeros: min_threads threads, one operation each, operation 0, minimal
  * arguments, no preemption.  Every operation, thread and preemption costs at
  * least one byte and owns its bytes, and none is counted from the start of the
@@ -39,6 +39,7 @@
 #define HARNESS_DEFAULT_MAX_THREADS 3
 #define HARNESS_DEFAULT_MAX_OPS 3
 #define HARNESS_DEFAULT_STEP_BUDGET 10000
+#define HARNESS_MAX_STEP_BUDGET (1u << 20)   /* so a planned step fits 3 LEB128 bytes */
 #define HARNESS_MAX_CALLS (WEFT_MAX_THREADS * WEFT_MAX_OPS)
 #define HARNESS_MAX_PREEMPTIONS 64   /* records past this are read and ignored */
 

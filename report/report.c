@@ -92,7 +92,7 @@ static void format_returned(char *buf, size_t cap, const char *call, int64_t res
 }
 
 /* One event as the text of its thread's column; "" for events not shown. */
-static void format_event(char *buf, size_t cap, const report_case *c, const sched_event *e)
+void report_format_event(char *buf, size_t cap, const report_case *c, const sched_event *e)
 {
 	char call[96];
 	buf[0] = 0;
@@ -158,7 +158,7 @@ static void print_interleaving(FILE *out, const report_case *c)
 	fprintf(out, "thread %u\n", c->result->n_threads - 1);
 	for (size_t i = 0; i < c->n_events; i++) {
 		const sched_event *e = &c->events[i];
-		format_event(text, sizeof text, c, e);
+		report_format_event(text, sizeof text, c, e);
 		fprintf(out, "  %4zu  %*s%s\n", i + 1, (int)(e->thread * COLUMN_WIDTH), "", text);
 	}
 }

@@ -44,6 +44,8 @@ void report_print(FILE *out, const report_case *c);
 void report_print_json(FILE *out, const report_case *c);
 
 /* Shared by both renderings. */
+/* One step as the interleaving table shows it, e.g. "load counter.c:26 -> 0". */
+void report_format_event(char *buf, size_t cap, const report_case *c, const sched_event *e);
 const char *report_access_name(unsigned kind);   /* "load", "cas", ...; "?" if unknown */
 const char *report_base_name(const char *path);  /* the part after the last '/' */
 

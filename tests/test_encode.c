@@ -1,0 +1,154 @@
+/*
+ * tests/test_encode.c - the input format both ways (harness/scenario.c decodes,
+ * harness/encode.c writes): every decoded scenario is written back to bytes
+ * that decode to the same scenario and run the same interleaving, never longer
+ * than what the decoder read.  The target has three operation kinds, a
+ * two-byte argument range (so the '0'-byte rule and multi-byte choices are
+ * exercised), a non-parallel group and up to 4 threads.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "weft/atomic.h"
+#include "weft/run.h"
+#include "../harness/choice.h"
+#include "../harness/scenario.h"
+
+#define INPUTS 20000
+
+typedef struct cell { _Atomic int64_t v; } cell;
+static cell shared;
+
+static void *setup(void) { atomic_store(&shared.v, 0); return &shared; }
+
+static int64_t op_add(void *self, const int64_t *args)
+{
+	cell *c = self;
+	int64_t v = weft_atomic_load(&c->v);
+	weft_atomic_store(&c->v, v + args[0]);
+	return v;
+}
+
+static int64_t op_swap(void *self, const int64_t *args)
+{
+	return weft_atomic_exchange(&((cell *)self)->v, args[0] * 1000 + args[1]);
+}
+
+static int64_t op_read(void *self, const int64_t *args)
+{
+	(void)args;
+	weft_yield();
+	return weft_atomic_load(&((cell *)self)->v);
+}
+
+static const weft_op ops[] = {
+	{ .name = "add", .run = op_add, .n_args = 1, .args = { { -2, 5 } } },
+	{ .name = "swap", .run = op_swap, .n_args = 2, .args = { { 0, 299 }, { 7, 9 } } },
+	{ .name = "read", .run = op_read, .group = 1 },
+};
+static const weft_target target = {
+	.name = "encode_probe", .ops = ops, .n_ops = 3, .min_threads = 2, .max_threads = 4,
+	.max_ops_per_thread = 4, .setup = setup,
+};
+
+static int same_scenario(const harness_scenario *a, const harness_scenario *b)
+{
+	if (a->n_threads != b->n_threads || a->n_calls != b->n_calls || a->n_plan != b->n_plan)
+		return 0;
+	for (unsigned t = 0; t <= a->n_threads; t++)
+		if (a->first_call[t] != b->first_call[t])
+			return 0;
+	for (unsigned c = 0; c < a->n_calls; c++) {
+		const weft_op_record *x = &a->calls[c], *y = &b->calls[c];
+		if (x->thread != y->thread || x->op != y->op || memcmp(x->args, y->args, sizeof x->args) ||
+		    a->first_plan[c] != b->first_plan[c])
+			return 0;
+	}
+	for (unsigned p = 0; p < a->n_plan; p++)
+		if (a->plan[p].step != b->plan[p].step ||
+		    a->plan[p].to % a->n_threads != b->plan[p].to % b->n_threads)
+			return 0;
+	return 1;
+}
+
+static void dump(const harness_scenario *s)
+{
+	fprintf(stderr, "  threads %u calls %u plan %u\n", s->n_threads, s->n_calls, s->n_plan);
+	for (unsigned c = 0; c < s->n_calls; c++) {
+		fprintf(stderr, "   call %u: t%u op%u args %lld %lld plan", c, s->calls[c].thread,
+			s->calls[c].op, (long long)s->calls[c].args[0], (long long)s->calls[c].args[1]);
+		for (unsigned p = s->first_plan[c]; p < s->first_plan[c + 1]; p++)
+			fprintf(stderr, " %llu->%u", (unsigned long long)s->plan[p].step, s->plan[p].to);
+		fprintf(stderr, "\n");
+	}
+}
+
+/* Inputs shaped to hit every part of the format: control bytes, steps, '0'. */
+static size_t random_input(uint8_t *buf, size_t cap, uint64_t *seed)
+{
+	static const uint8_t interesting[] = { 0, 1, 2, 3, 4, 5, 6, '0', 0x80, 0x81, 0xb0, 0xff };
+	size_t n = test_rand(seed) % cap;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = test_rand(seed);
+		buf[i] = (r & 1) ? interesting[(r >> 8) % sizeof interesting] : (uint8_t)(r >> 16);
+	}
+	return n;
+}
+
+int main(void)
+{
+	harness_bounds b = harness_bounds_of(&target);
+	weft_runner *r = weft_runner_new(&target);
+	REQUIRE(r, "runner");
+	uint64_t seed = 0xe9c0de;
+	uint8_t in[64], out[256];
+	unsigned mismatched = 0, longer = 0, unwritable = 0, other_run = 0, preempting = 0;
+	for (int i = 0; i < INPUTS; i++) {
+		size_t n = random_input(in, sizeof in, &seed);
+		harness_scenario s1, s2;
+		harness_choices c;
+		harness_choices_init(&c, in, n);
+		harness_scenario_decode(&s1, &target, &b, &c);
+		size_t used = harness_used_front(&c);
+		size_t m = harness_scenario_encode(&s1, &target, &b, out, sizeof out);
+		if (m == HARNESS_ENCODE_FAILED) {
+			unwritable++;
+			continue;
+		}
+		longer += m > used;
+		harness_choices_init(&c, out, m);
+		harness_scenario_decode(&s2, &target, &b, &c);
+		if (!same_scenario(&s1, &s2) && mismatched++ < 3) {
+			fprintf(stderr, "mismatch: in");
+			for (size_t k = 0; k < n; k++) fprintf(stderr, " %02x", in[k]);
+			fprintf(stderr, " (read %zu) out", used);
+			for (size_t k = 0; k < m; k++) fprintf(stderr, " %02x", out[k]);
+			fprintf(stderr, "\n");
+			dump(&s1);
+			dump(&s2);
+		}
+		weft_result r1, r2;
+		weft_runner_run(r, in, n, &r1);
+		weft_runner_run(r, out, m, &r2);
+		other_run += r1.trace_hash != r2.trace_hash;
+		preempting += r1.preemptions > 0;
+	}
+	CHECK(mismatched == 0, "%u scenarios decode differently after encoding", mismatched);
+	CHECK(other_run == 0, "%u encodings run a different interleaving", other_run);
+	CHECK(longer == 0, "%u encodings are longer than the bytes the decoder read", longer);
+	CHECK(unwritable == 0, "%u decoded scenarios could not be written", unwritable);
+	CHECK(preempting > INPUTS / 10, "only %u inputs preempt: the test is too easy", preempting);
+	fprintf(stderr, "encode: %d inputs, %u with preemptions, all written back exactly\n", INPUTS,
+		preempting);
+
+	/* The simplest scenario is the empty input. */
+	harness_scenario simplest;
+	harness_choices c;
+	harness_choices_init(&c, NULL, 0);
+	harness_scenario_decode(&simplest, &target, &b, &c);
+	CHECK(harness_scenario_encode(&simplest, &target, &b, out, sizeof out) == 0,
+	      "the simplest scenario is written as no bytes");
+	CHECK(harness_scenario_encode(&simplest, &target, &b, out, 0) == 0, "and needs no room");
+	weft_runner_free(r);
+	return check_summary("test_encode");
+}
