@@ -2,16 +2,16 @@
  * bench/bench_scheduler.c - what the managed scheduler costs, in three figures.
  *
  *   a. a switch point that does not switch: one target operation doing N
- *      weft_atomic_load calls, run on 2 threads with no preemption (input
- *      00 00 00); time / weft_result.steps.  The same loop called directly from
+ *      weft_atomic_load calls, run on 2 threads with no preemption (the empty
+ *      input); time / weft_result.steps.  The same loop called directly from
  *      main (no managed execution: a plain C11 load plus a thread-local check)
  *      is printed next to it for comparison.
- *   b. a real hand-off: an operation doing M loads, input 00 00 00 followed by
- *      a run of 0x01 bytes (schedule: preempt at every eligible switch point;
- *      with 2 threads no thread-pick byte is read); time / weft_result.switches.
+ *   b. a real hand-off: an operation doing M loads on each of 2 threads, each
+ *      operation planned to be preempted at every one of its steps (input built
+ *      by every_step_input, docs/input-format.md); time / weft_result.switches.
  *   c. whole executions per second of a fixed counter (2 threads x 1
- *      weft_atomic_fetch_add), with inputs 00 00 00 (no preemption) and
- *      00 00 00 02 (one preemption: t0 is preempted before its fetch_add).
+ *      weft_atomic_fetch_add), with inputs "" (no preemption) and 04 (one
+ *      preemption: t0 is preempted at step 2, before its fetch_add).
  *
  * Every figure is the median (and the minimum) over REPS repetitions.  The
  * environment knobs WEFT_SPIN (hand-off spin, scheduler/handoff.h) and WEFT_PIN
@@ -31,10 +31,33 @@
 
 #define REPS 7
 #define N_LOADS_SWITCH_POINT 100000   /* benchmark a: loads per operation */
-#define M_LOADS_HANDOFF 1000          /* benchmark b: loads per operation */
-#define HANDOFF_SCHEDULE_BYTES 4000   /* benchmark b: 0x01 bytes (> 2*M + a few) */
+#define M_LOADS_HANDOFF 200           /* benchmark b: loads per operation (2 x 201 planned preemptions) */
+#define HANDOFF_INPUT_BYTES (2 * 4 * (M_LOADS_HANDOFF + 2))   /* benchmark b's plan */
 
 /* ---- the targets --------------------------------------------------------- */
+
+/*
+ * Benchmark b's input: two threads, one operation each, each planned to be
+ * preempted at every step 1..steps of its operation (a LEB128 step + 2, then
+ * the thread byte), so every switch point hands off.
+ */
+static size_t every_step_input(uint8_t *buf, unsigned steps)
+{
+	size_t n = 0;
+	for (int thread = 0; thread < 2; thread++) {
+		for (unsigned s = 1; s <= steps; s++) {
+			unsigned v = s + 2;
+			if (v >= 0x80 || v == '0') {   /* '0' would read as 0: spell it b0 00 */
+				buf[n++] = (uint8_t)(0x80 | (v & 0x7f));
+				v >>= 7;
+			}
+			buf[n++] = (uint8_t)v;
+			buf[n++] = 0;   /* to: the other thread */
+		}
+		buf[n++] = 0;   /* end of the thread's list */
+	}
+	return n;
+}
 
 static double now_ns(void)
 {
@@ -312,13 +335,12 @@ int main(int argc, char **argv)
 
 	/* b. hand-off at every eligible switch point -------------------------------- */
 	{
-		static uint8_t input[3 + HANDOFF_SCHEDULE_BYTES];
-		memset(input, 0, 3);
-		memset(input + 3, 0x01, HANDOFF_SCHEDULE_BYTES);
+		static uint8_t input[HANDOFF_INPUT_BYTES];
+		size_t n = every_step_input(input, M_LOADS_HANDOFF + 1);
 		weft_runner *r = new_runner(&bench_handoff);
-		run_checked(r, input, sizeof input, &res);
+		run_checked(r, input, n, &res);
 		for (int k = 0; k < REPS; k++)
-			v[k] = time_runs(r, input, sizeof input, runs_b, min_ns, &res, &runs) /
+			v[k] = time_runs(r, input, n, runs_b, min_ns, &res, &runs) /
 			       ((double)res.switches * runs);
 		snprintf(detail, sizeof detail,
 			 "%u switches (%u preemptions), %llu steps per execution",
@@ -330,20 +352,16 @@ int main(int argc, char **argv)
 
 	/* c. counter executions per second ------------------------------------------ */
 	{
-		static const uint8_t no_preempt[] = { 0, 0, 0 };
-		/*
-		 * 02, not 03: with one fetch_add per thread there are only two eligible
-		 * switch points (t0's op start and its fetch_add; once t0 is done t1 runs
-		 * alone), so distance 3 never fires.  02 preempts t0 before its fetch_add.
-		 */
-		static const uint8_t one_preempt[] = { 0, 0, 0, 2 };
+		static const uint8_t no_preempt[] = { 0 };
+		/* 04: thread 0's increment preempted at its step 2, the fetch_add. */
+		static const uint8_t one_preempt[] = { 4 };
 		static const struct {
 			const char *what;
 			const uint8_t *data;
 			size_t size;
 		} cases[] = {
-			{ "c. counter, no preemption (00 00 00)", no_preempt, sizeof no_preempt },
-			{ "c. counter, 1 preemption (00 00 00 02)", one_preempt, sizeof one_preempt },
+			{ "c. counter, no preemption (00)", no_preempt, sizeof no_preempt },
+			{ "c. counter, 1 preemption (04)", one_preempt, sizeof one_preempt },
 		};
 		weft_runner *r = new_runner(&bench_counter);
 		for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {

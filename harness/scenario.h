@@ -41,7 +41,7 @@
 #define HARNESS_DEFAULT_STEP_BUDGET 10000
 #define HARNESS_MAX_STEP_BUDGET (1u << 20)   /* so a planned step fits 3 LEB128 bytes */
 #define HARNESS_MAX_CALLS (WEFT_MAX_THREADS * WEFT_MAX_OPS)
-#define HARNESS_MAX_PREEMPTIONS 64   /* records past this are read and ignored */
+#define HARNESS_MAX_PREEMPTIONS 512   /* records past this are read and ignored */
 
 /* Bounds of a target with its defaults filled in and its limits clamped. */
 typedef struct harness_bounds {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/fuzz_demo.sh - the main job in one command: build the libFuzzer binaries
-# with clang, fuzz a built-in target until weft reports a failure, let libFuzzer
-# minimize the crash, and print the minimal interleaving as a trace.
+# with clang, fuzz a built-in target until weft reports a failure, minimize the
+# crash (libFuzzer -minimize_crash, then weft's simplifier: scripts/weft_reduce.sh)
+# and print the minimal interleaving as a trace.
 usage() {
 	cat <<USAGE
 usage: scripts/fuzz_demo.sh [--target NAME] [--seed N] [--time SECONDS] [--help]
@@ -48,15 +49,9 @@ if [ -z "$crash" ]; then
 	exit 1
 fi
 echo "== found a failure: $crash"
-echo "== minimizing with libFuzzer -minimize_crash=1"
-"$build/${target}_fuzz" -minimize_crash=1 -runs=20000 -seed="$seed" \
-	-exact_artifact_path="$out/fuzzer-minimized.bin" "$crash" > "$out/minimize.log" 2>&1
-echo "   $(wc -c < "$crash") bytes -> $(wc -c < "$out/fuzzer-minimized.bin") bytes: $(od -An -tx1 "$out/fuzzer-minimized.bin")"
-echo "== simplifying with weft's own pass (${target}_replay --minimize)"
-"$build/${target}_replay" --quiet --minimize="$out/minimized.bin" "$out/fuzzer-minimized.bin" > "$out/simplify.log" 2>&1 ||
-	{ cat "$out/simplify.log"; echo "fuzz_demo: weft --minimize failed" >&2; exit 2; }
-echo "   -> $(wc -c < "$out/minimized.bin") bytes: $(od -An -tx1 "$out/minimized.bin")"
-echo "== the minimal interleaving (replayed by ${target}_replay)"
-"$build/${target}_replay" "$out/minimized.bin" 2>&1 | grep -v '^weft-replay:' | tee "$out/report.txt"
-echo "== keep it as a regression test: cp $out/minimized.bin corpus/<structure>/<what-it-shows>.bin"
+sh "$root/scripts/weft_reduce.sh" --build "$build" --seed "$seed" "$target" "$crash" "$out/minimized.bin" ||
+	{ echo "fuzz_demo: reducing the crash failed" >&2; exit 2; }
+cp "$out/minimized.bin.txt" "$out/report.txt"
+echo "== keep it as a regression test (corpus/README.md):"
+echo "   cp $out/minimized.bin corpus/<structure>/<what-it-shows>.<verdict>.bin"
 exit 0
