@@ -41,6 +41,15 @@ typedef struct candidate_key {
 	uint8_t bytes[SIMPLIFY_MAX_BYTES];
 } candidate_key;
 
+/* New thread lists: new thread t runs old calls call[t][0 .. n[t]); plan thread
+ * numbers are renumbered old -> new (see rebuild). */
+typedef struct thread_lists {
+	unsigned n_threads;
+	unsigned n[WEFT_MAX_THREADS];
+	unsigned call[WEFT_MAX_THREADS][HARNESS_MAX_CALLS];
+	unsigned renumber[WEFT_MAX_THREADS];
+} thread_lists;
+
 typedef struct simplifier {
 	weft_runner *runner;
 	const weft_target *target;
@@ -50,6 +59,7 @@ typedef struct simplifier {
 	harness_scenario best, cand;
 	candidate_key best_key, cand_key;
 	weft_complexity original;
+	thread_lists lists;   /* scratch for restructuring moves */
 } simplifier;
 
 weft_complexity weft_complexity_of(const weft_result *r)
@@ -174,18 +184,7 @@ static void remove_thread(harness_scenario *s, unsigned thread)
 			s->calls[c].thread--;
 }
 
-/*
- * Rebuild `s` with new thread lists: new thread t runs the old calls
- * lists[t][0 .. n[t]), keeping each call's preemption plan.  Thread numbers in
- * the plan are renumbered with `renumber` (old thread -> new thread).
- */
-typedef struct thread_lists {
-	unsigned n_threads;
-	unsigned n[WEFT_MAX_THREADS];
-	unsigned call[WEFT_MAX_THREADS][HARNESS_MAX_CALLS];
-	unsigned renumber[WEFT_MAX_THREADS];
-} thread_lists;
-
+/* Rebuild `out` from `in` with the thread lists `l`, keeping each call's plan. */
 static void rebuild(harness_scenario *out, const harness_scenario *in, const thread_lists *l)
 {
 	out->n_threads = l->n_threads;
@@ -260,18 +259,18 @@ static int try_remove_calls(simplifier *z)
 /* Exchange two threads' lists: the thread that runs first changes. */
 static int try_swap_threads(simplifier *z)
 {
-	static thread_lists l;
+	thread_lists *l = &z->lists;
 	for (unsigned a = 0; a < z->best.n_threads; a++) {
 		for (unsigned b = a + 1; b < z->best.n_threads; b++) {
-			lists_of(&l, &z->best);
-			l.n[a] = l.n[b] = 0;
+			lists_of(l, &z->best);
+			l->n[a] = l->n[b] = 0;
 			for (unsigned c = z->best.first_call[a]; c < z->best.first_call[a + 1]; c++)
-				l.call[b][l.n[b]++] = c;
+				l->call[b][l->n[b]++] = c;
 			for (unsigned c = z->best.first_call[b]; c < z->best.first_call[b + 1]; c++)
-				l.call[a][l.n[a]++] = c;
-			l.renumber[a] = b;
-			l.renumber[b] = a;
-			rebuild(&z->cand, &z->best, &l);
+				l->call[a][l->n[a]++] = c;
+			l->renumber[a] = b;
+			l->renumber[b] = a;
+			rebuild(&z->cand, &z->best, l);
 			if (try_restructured(z))
 				return 1;
 		}
@@ -282,21 +281,21 @@ static int try_swap_threads(simplifier *z)
 /* Move one call to the start or the end of another thread's list. */
 static int try_move_calls(simplifier *z)
 {
-	static thread_lists l;
+	thread_lists *l = &z->lists;
 	for (unsigned c = 0; c < z->best.n_calls; c++) {
 		unsigned from = z->best.calls[c].thread;
 		for (unsigned to = 0; to < z->best.n_threads; to++) {
 			for (int at_end = 0; at_end <= 1 && to != from; at_end++) {
-				lists_of(&l, &z->best);
+				lists_of(l, &z->best);
 				unsigned i = c - z->best.first_call[from];
-				memmove(&l.call[from][i], &l.call[from][i + 1],
-					(l.n[from] - i - 1) * sizeof l.call[0][0]);
-				l.n[from]--;
+				memmove(&l->call[from][i], &l->call[from][i + 1],
+					(l->n[from] - i - 1) * sizeof l->call[0][0]);
+				l->n[from]--;
 				if (!at_end)
-					memmove(&l.call[to][1], &l.call[to][0], l.n[to] * sizeof l.call[0][0]);
-				l.call[to][at_end ? l.n[to] : 0] = c;
-				l.n[to]++;
-				rebuild(&z->cand, &z->best, &l);
+					memmove(&l->call[to][1], &l->call[to][0], l->n[to] * sizeof l->call[0][0]);
+				l->call[to][at_end ? l->n[to] : 0] = c;
+				l->n[to]++;
+				rebuild(&z->cand, &z->best, l);
 				if (try_restructured(z))
 					return 1;
 			}
