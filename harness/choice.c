@@ -34,7 +34,7 @@ uint8_t harness_take_back(harness_choices *c)
 }
 
 /* Bytes needed to cover [0, bound): one per 8 bits of bound-1. */
-static unsigned bytes_for(uint64_t bound)
+unsigned harness_choice_width(uint64_t bound)
 {
 	unsigned n = 0;
 	for (uint64_t v = bound - 1; v; v >>= 8)
@@ -48,7 +48,7 @@ static uint64_t choose(harness_choices *c, uint64_t bound, uint8_t (*take)(harne
 	if (bound == 1)
 		return 0;
 	uint64_t v = 0;
-	unsigned n = bytes_for(bound);
+	unsigned n = harness_choice_width(bound);
 	for (unsigned i = 0; i < n; i++)
 		v |= (uint64_t)take(c) << (8 * i);
 	return bound ? v % bound : v;

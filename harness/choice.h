@@ -35,6 +35,8 @@ uint8_t harness_take_back(harness_choices *c);
 /* A value in [0, bound) from the front / back: little-endian bytes, modulo bound. */
 uint64_t harness_choose_front(harness_choices *c, uint64_t bound);
 uint64_t harness_choose_back(harness_choices *c, uint64_t bound);
+/* Bytes a choice in [0, bound) reads (0 for bound 1; bound 0 = 2^64 reads 8). */
+unsigned harness_choice_width(uint64_t bound);
 /* Bytes consumed by each reader so far. */
 size_t harness_used_front(const harness_choices *c);
 size_t harness_used_back(const harness_choices *c, size_t size);

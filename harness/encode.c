@@ -37,14 +37,6 @@ static void put(writer *w, uint8_t b)
 	w->out[w->n++] = b;
 }
 
-static unsigned bytes_for(uint64_t bound)
-{
-	unsigned n = 0;
-	for (uint64_t v = bound - 1; v; v >>= 8)
-		n++;
-	return n;
-}
-
 /* 1 if some byte of the width-byte little-endian `v` reads differently than written. */
 static int has_ascii_zero(uint64_t v, unsigned width)
 {
@@ -59,7 +51,7 @@ static void put_choice(writer *w, uint64_t value, uint64_t bound)
 {
 	if (bound == 1)
 		return;
-	unsigned width = bytes_for(bound);
+	unsigned width = harness_choice_width(bound);
 	uint64_t room = width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * width)) - 1;
 	uint64_t v = value;
 	/* value + k*bound reads as value too; find one with no '0' byte */
@@ -74,12 +66,10 @@ static void put_choice(writer *w, uint64_t value, uint64_t bound)
 		put(w, (uint8_t)(v >> (8 * i)));
 }
 
-enum { CONTROL_END_THREADS, CONTROL_NEXT_OP, CONTROL_NEXT_THREAD };
-
 /* A preemption's step as the LEB128 number step + 2 (never the byte '0' last). */
 static void put_step(writer *w, uint64_t step)
 {
-	uint64_t v = step + CONTROL_NEXT_THREAD;
+	uint64_t v = step + HARNESS_CONTROL_NEXT_THREAD;
 	while (v >= 0x80) {
 		put(w, (uint8_t)(0x80 | (v & 0x7f)));
 		v >>= 7;
@@ -142,9 +132,9 @@ size_t harness_scenario_encode(const harness_scenario *s, const weft_target *t,
 		for (unsigned call = first; call < end; call++) {
 			put_call(&w, s, t, b, call);
 			if (call + 1 < end)
-				put(&w, CONTROL_NEXT_OP);
+				put(&w, HARNESS_CONTROL_NEXT_OP);
 			else
-				put(&w, more_threads ? CONTROL_NEXT_THREAD : CONTROL_END_THREADS);
+				put(&w, more_threads ? HARNESS_CONTROL_NEXT_THREAD : HARNESS_CONTROL_END_THREADS);
 		}
 	}
 	return w.ok ? w.n : HARNESS_ENCODE_FAILED;

@@ -137,22 +137,20 @@ static void plan_preemption(harness_scenario *s, const harness_bounds *b, unsign
 	s->n_plan++;
 }
 
-enum control { CONTROL_END_THREADS, CONTROL_NEXT_OP, CONTROL_NEXT_THREAD };
-
 /*
  * The control bytes after call `call` (format in scenario.h): its preemptions,
  * then what follows the call.
  */
-static enum control decode_control(harness_scenario *s, const harness_bounds *bounds,
+static enum harness_control decode_control(harness_scenario *s, const harness_bounds *bounds,
 				   unsigned call, harness_choices *c)
 {
 	s->first_plan[call] = s->n_plan;
 	for (;;) {
 		uint8_t first = harness_take_front(c);
-		if (first <= CONTROL_NEXT_THREAD)
-			return (enum control)first;
+		if (first <= HARNESS_CONTROL_NEXT_THREAD)
+			return (enum harness_control)first;
 		uint64_t v = take_leb128(c, first);
-		uint64_t step = v > CONTROL_NEXT_THREAD ? v - CONTROL_NEXT_THREAD : 1;
+		uint64_t step = v > HARNESS_CONTROL_NEXT_THREAD ? v - HARNESS_CONTROL_NEXT_THREAD : 1;
 		plan_preemption(s, bounds, call, step, harness_take_front(c));
 	}
 }
@@ -167,9 +165,9 @@ static int decode_thread(harness_scenario *s, unsigned thread, const weft_target
 		if (!decode_call(&s->calls[call], thread, t, b, owners, c))
 			return 0;
 		s->n_calls++;
-		enum control next = decode_control(s, b, call, c);
-		if (next != CONTROL_NEXT_OP)
-			return next == CONTROL_NEXT_THREAD;
+		enum harness_control next = decode_control(s, b, call, c);
+		if (next != HARNESS_CONTROL_NEXT_OP)
+			return next == HARNESS_CONTROL_NEXT_THREAD;
 	}
 	return 0;
 }

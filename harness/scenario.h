@@ -51,6 +51,13 @@ typedef struct harness_bounds {
 	unsigned thread_ops[WEFT_MAX_TARGET_OPS];    /* their indices in target->ops */
 } harness_bounds;
 
+/* The control bytes that end an operation's record (format above). */
+enum harness_control {
+	HARNESS_CONTROL_END_THREADS,   /* 0x00 */
+	HARNESS_CONTROL_NEXT_OP,       /* 0x01 */
+	HARNESS_CONTROL_NEXT_THREAD,   /* 0x02; a preemption's LEB128 number starts above it */
+};
+
 /* One planned preemption: at `step` of its call, switch to (about) `to`. */
 typedef struct harness_preemption {
 	uint64_t step;
