@@ -17,6 +17,7 @@
 #include "choice.h"
 #include "impl_model.h"
 #include "scenario.h"
+#include "runner_internal.h"
 #include "schedule_bytes.h"
 #include "../report/report.h"
 #include "../scheduler/sched.h"
@@ -224,8 +225,8 @@ static void fill_result(weft_runner *r, weft_verdict v)
 	res->message = r->message;
 }
 
-/* Decode, execute and judge the input once; fills the runner's per-input state. */
-static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t size)
+/* Execute r->scenario under `strategy` and judge it; fills the per-input state. */
+static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
 {
 	r->message[0] = 0;
 	r->n_history = 0;
@@ -233,14 +234,10 @@ static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t siz
 	r->result.check_unknown = 0;
 	r->result.check_cost = 0;
 	r->check.verdict = WEFT_CHECK_LINEARIZABLE;
-	harness_choices_init(&r->choices, data, size);
-	harness_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
-	r->plan.scenario = &r->scenario;
-	r->plan.choices = &r->choices;
 	sched_exec_config cfg = {
 		.n_threads = r->scenario.n_threads,
 		.step_budget = r->bounds.step_budget,
-		.strategy = harness_schedule_bytes(&r->plan),
+		.strategy = strategy,
 		.body = run_thread_calls,
 		.body_ctx = r,
 	};
@@ -260,6 +257,38 @@ static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t siz
 		r->target->teardown(r->instance);
 	r->instance = NULL;
 	return v;
+}
+
+/* Decode, execute and judge the input once. */
+static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t size)
+{
+	harness_choices_init(&r->choices, data, size);
+	harness_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
+	r->plan.scenario = &r->scenario;
+	r->plan.choices = &r->choices;
+	return execute_scenario(r, harness_schedule_bytes(&r->plan));
+}
+
+weft_verdict harness_runner_run_scenario(weft_runner *r, const harness_scenario *s,
+					 sched_strategy strategy, weft_result *out)
+{
+	r->scenario = *s;
+	weft_verdict v = execute_scenario(r, strategy);
+	fill_result(r, v);
+	count(r, v);
+	if (out)
+		*out = r->result;
+	return v;
+}
+
+const harness_bounds *harness_runner_bounds(const weft_runner *r)
+{
+	return &r->bounds;
+}
+
+const sched_trace *harness_runner_trace(const weft_runner *r)
+{
+	return &r->exec.trace;
 }
 
 /* Keep a copy of the last execution's trace (capacity is reused). */

@@ -20,14 +20,35 @@ static uint64_t plan_next_preemption(void *self, unsigned thread, uint32_t call,
 	return 0;
 }
 
+/* The first thread of `mask` cyclically from `from`; `mask` is not empty. */
+static unsigned first_from(uint32_t mask, unsigned from, unsigned n_threads)
+{
+	for (unsigned i = 0; i < n_threads; i++) {
+		unsigned t = (from + i) % n_threads;
+		if (mask & (1u << t))
+			return t;
+	}
+	return from;
+}
+
+/*
+ * A planned preemption goes to the first runnable thread cyclically from the
+ * plan's `to` (so every byte names some thread); a forced switch (the thread
+ * finished or cannot go on) to the lowest-numbered runnable thread: the input
+ * format has no byte for it, and the lowest is the simplest answer.
+ */
 static unsigned plan_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			  unsigned n_threads)
+			  uint32_t runnable, bool forced)
 {
 	const harness_scenario *s = ((harness_plan_reader *)self)->scenario;
+	unsigned n = s->n_threads;
+	if (forced)
+		return first_from(runnable, 0, n);
+	unsigned to = (thread + 1) % n;
 	for (unsigned p = s->first_plan[call]; p < s->first_plan[call + 1]; p++)
 		if (s->plan[p].step == step)
-			return s->plan[p].to;
-	return (thread + 1) % n_threads;
+			to = s->plan[p].to % n;
+	return first_from(runnable, to, n);
 }
 
 static uint64_t bytes_choose(void *self, uint64_t bound)

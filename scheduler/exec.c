@@ -34,7 +34,7 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 {
 	exec->cfg = *cfg;
 	exec->current = NULL;
-	exec->n_runnable = cfg->n_threads;
+	exec->runnable = (uint32_t)((1ull << cfg->n_threads) - 1);
 	exec->steps = 0;
 	exec->preemptions = 0;
 	exec->switches = 0;
@@ -68,15 +68,27 @@ int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 	return 0;
 }
 
-/* The lowest-numbered thread that has not finished, or NULL. */
-static sched_thread *first_unfinished(sched_exec *exec)
+sched_thread *sched_runnable_from(sched_exec *exec, uint32_t mask, unsigned wanted)
 {
-	for (unsigned i = 0; i < exec->cfg.n_threads; i++) {
-		sched_thread *t = exec->pool->threads[i];
-		if (!t->finished)
-			return t;
+	unsigned n = exec->cfg.n_threads;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned t = (wanted + i) % n;
+		if (mask & (1u << t))
+			return exec->pool->threads[t];
 	}
 	return NULL;
+}
+
+sched_thread *sched_forced_next(sched_exec *exec, sched_thread *self)
+{
+	uint32_t mask = exec->runnable & ~(1u << self->id);
+	if (mask == 0)
+		return NULL;
+	if ((mask & (mask - 1)) == 0)   /* one candidate: no question to ask */
+		return sched_runnable_from(exec, mask, 0);
+	const sched_strategy *s = &exec->cfg.strategy;
+	unsigned wanted = s->pick(s->self, self->id, self->call, self->call_step, mask, true);
+	return sched_runnable_from(exec, mask, wanted % exec->cfg.n_threads);
 }
 
 static void record_switch(sched_exec *exec, sched_thread *from, sched_thread *to, bool preemptive)
@@ -94,8 +106,9 @@ static void finish_thread(sched_thread *self)
 {
 	sched_exec *exec = self->exec;
 	self->finished = true;
-	exec->n_runnable--;
-	sched_thread *next = first_unfinished(exec);
+	exec->runnable &= ~(1u << self->id);
+	sched_thread *next = exec->cut ? sched_runnable_from(exec, exec->runnable, 0)
+				       : sched_forced_next(exec, self);
 	if (next && !exec->cut)
 		record_switch(exec, self, next, false);
 	exec->current = next;

@@ -82,7 +82,7 @@ typedef struct sched_exec {
 	sched_exec_config cfg;
 	sched_pool *pool;
 	sched_thread *current;      /* holder of the baton, NULL = controller */
-	unsigned n_runnable;        /* threads not finished */
+	uint32_t runnable;          /* bit t: thread t can run (not finished, blocked or descheduled) */
 	uint64_t steps;             /* switch points so far */
 	unsigned preemptions;       /* switches away from a thread that could go on */
 	unsigned switches;          /* all switches between managed threads */
@@ -128,6 +128,10 @@ static inline void sched_arm_preemption(sched_exec *exec, sched_thread *self)
 }
 
 void sched_thread_run(sched_thread *self);                   /* exec.c, on a worker */
+/* The first thread of `mask` cyclically from thread `wanted`, or NULL (exec.c). */
+sched_thread *sched_runnable_from(sched_exec *exec, uint32_t mask, unsigned wanted);
+/* Who runs when `self` cannot go on: asks the strategy if there is a choice (exec.c). */
+sched_thread *sched_forced_next(sched_exec *exec, sched_thread *self);
 bool sched_switch_point(sched_thread *self);                 /* switch_point.c */
 void sched_cut_execution(sched_thread *self) __attribute__((noreturn));  /* exec.c */
 void sched_hand_off(sched_thread *self, sched_thread *next, bool preemptive);  /* exec.c */

@@ -10,28 +10,18 @@
  */
 #include "sched.h"
 
-/* The first runnable thread other than `self`, cyclically from thread `wanted`. */
-static sched_thread *runnable_from(sched_exec *exec, sched_thread *self, unsigned wanted)
-{
-	unsigned n = exec->cfg.n_threads;
-	for (unsigned i = 0; i < n; i++) {
-		sched_thread *t = exec->pool->threads[(wanted + i) % n];
-		if (t != self && !t->finished)
-			return t;
-	}
-	return NULL;   /* unreachable while n_runnable counts correctly */
-}
-
 /* The strategy's preemption is due: switch if another thread can run. */
 static __attribute__((noinline)) bool preempt(sched_thread *self)
 {
 	sched_exec *exec = self->exec;
 	const sched_strategy *s = &exec->cfg.strategy;
 	sched_thread *next = NULL;
-	if (exec->n_runnable >= 2) {
+	uint32_t others = exec->runnable & ~(1u << self->id);
+	if (others) {
 		unsigned wanted = s->pick(s->self, self->id, self->call, self->call_step,
-					  exec->cfg.n_threads);
-		next = runnable_from(exec, self, wanted % exec->cfg.n_threads);
+					  others, false);
+		if (wanted != self->id)
+			next = sched_runnable_from(exec, others, wanted % exec->cfg.n_threads);
 	}
 	sched_arm_preemption(exec, self);
 	if (!next)
@@ -53,12 +43,13 @@ bool sched_switch_point(sched_thread *self)
 	return preempt(self);
 }
 
-void weft_impl_switch(struct weft_impl_thread *self, weft_site *site)
+void weft_impl_switch(struct weft_impl_thread *self, weft_site *site, const volatile void *addr)
 {
 	sched_switch_point(self);
 	sched_event *e = sched_trace_append(&self->exec->trace, (uint8_t)site->kind, (uint8_t)self->id);
 	e->site_id = sched_site_id(site);
 	e->site = site;
+	e->addr = (const void *)addr;
 }
 
 void weft_impl_note(struct weft_impl_thread *self, uint64_t value, bool is_pointer)

@@ -91,6 +91,7 @@ sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread)
 	e->is_pointer = 0;
 	e->site_id = 0;
 	e->site = NULL;
+	e->addr = NULL;
 	e->value = 0;
 	return e;
 }

@@ -32,6 +32,8 @@ typedef struct sched_event {
 	uint8_t is_pointer;      /* value is 0/1 for NULL/non-NULL */
 	uint32_t site_id;        /* stable site id (accesses), call index (op end) */
 	const weft_site *site;   /* for printing file:line only; never hashed */
+	const void *addr;        /* the object accessed (NULL: none); compared within
+				    one execution only (dependence), never hashed or printed */
 	uint64_t value;
 } sched_event;
 

@@ -81,15 +81,16 @@ struct weft_impl_thread;
 extern WEFT_API _Thread_local struct weft_impl_thread *weft_impl_current;
 
 /* Slow part of a switch point: record the step, maybe hand off.  May block. */
-WEFT_API void weft_impl_switch(struct weft_impl_thread *self, weft_site *site);
+WEFT_API void weft_impl_switch(struct weft_impl_thread *self, weft_site *site,
+			       const volatile void *addr);
 /* Record the value the access just read or wrote (pointer: 1 = non-NULL). */
 WEFT_API void weft_impl_note(struct weft_impl_thread *self, uint64_t value, bool is_pointer);
 
-static inline void weft_impl_point(weft_site *site)
+static inline void weft_impl_point(weft_site *site, const volatile void *addr)
 {
 	struct weft_impl_thread *self = weft_impl_current;
 	if (self)
-		weft_impl_switch(self, site);
+		weft_impl_switch(self, site, addr);
 }
 
 static inline void weft_impl_value(uint64_t value, bool is_pointer)
@@ -127,12 +128,12 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
  */
 #define WEFT_IMPL_NOTE(v) weft_impl_value(WEFT_IMPL_U64(v), WEFT_IMPL_IS_POINTER(v))
 
-#define WEFT_IMPL_SITE(kind) \
-	static weft_site weft_site_ = WEFT_SITE_INIT(kind); weft_impl_point(&weft_site_)
+#define WEFT_IMPL_SITE(kind, addr) \
+	static weft_site weft_site_ = WEFT_SITE_INIT(kind); weft_impl_point(&weft_site_, (addr))
 
 #define WEFT_IMPL_LOAD(obj, mo) __extension__({                               \
 	__auto_type weft_obj_ = (obj);                                         \
-	WEFT_IMPL_SITE(WEFT_ACCESS_LOAD);                                      \
+	WEFT_IMPL_SITE(WEFT_ACCESS_LOAD, weft_obj_);                                      \
 	__auto_type weft_result_ = atomic_load_explicit(weft_obj_, (mo));      \
 	WEFT_IMPL_NOTE(weft_result_);                                          \
 	weft_result_; })
@@ -141,7 +142,7 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 #define WEFT_IMPL_STORE(obj, desired, mo) __extension__({                     \
 	__auto_type weft_obj_ = (obj);                                         \
 	__auto_type weft_arg_ = (desired);                                     \
-	WEFT_IMPL_SITE(WEFT_ACCESS_STORE);                                     \
+	WEFT_IMPL_SITE(WEFT_ACCESS_STORE, weft_obj_);                                     \
 	atomic_store_explicit(weft_obj_, weft_arg_, (mo));                     \
 	WEFT_IMPL_NOTE(weft_arg_);                                             \
 	(void)0; })
@@ -150,7 +151,7 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 #define WEFT_IMPL_RMW(kind, fn, obj, arg, mo) __extension__({                 \
 	__auto_type weft_obj_ = (obj);                                         \
 	__auto_type weft_arg_ = (arg);                                         \
-	WEFT_IMPL_SITE(kind);                                                  \
+	WEFT_IMPL_SITE(kind, weft_obj_);                                                  \
 	__auto_type weft_result_ = fn(weft_obj_, weft_arg_, (mo));             \
 	WEFT_IMPL_NOTE(weft_result_);                                          \
 	weft_result_; })
@@ -160,7 +161,7 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 	__auto_type weft_obj_ = (obj);                                         \
 	__auto_type weft_expected_ = (expected);                               \
 	__auto_type weft_arg_ = (desired);                                     \
-	WEFT_IMPL_SITE(WEFT_ACCESS_CAS);                                       \
+	WEFT_IMPL_SITE(WEFT_ACCESS_CAS, weft_obj_);                                       \
 	_Bool weft_ok_ = atomic_compare_exchange_strong_explicit(              \
 		weft_obj_, weft_expected_, weft_arg_, (succ), (fail));         \
 	weft_impl_value(weft_ok_, 0);                                          \
@@ -235,7 +236,7 @@ WEFT_API void weft_atomic_begin(void);
 WEFT_API void weft_atomic_end(void);
 
 #ifndef WEFT_NO_INSTRUMENT
-#define weft_yield() __extension__({ WEFT_IMPL_SITE(WEFT_ACCESS_YIELD); })
+#define weft_yield() __extension__({ WEFT_IMPL_SITE(WEFT_ACCESS_YIELD, 0); })
 #else
 #define weft_yield() ((void)0)
 #endif

@@ -1,0 +1,30 @@
+/*
+ * harness/runner_internal.h - the runner seen from weft's own tools (the
+ * systematic explorer, benchmarks): run a scenario built in memory under any
+ * strategy, without going through bytes.
+ *
+ * The fuzz glue and the replay tool use <weft/run.h> only; this header is for
+ * code inside libweft that makes its own decisions (strategy.h) instead of
+ * reading them from an input.
+ */
+#ifndef WEFT_HARNESS_RUNNER_INTERNAL_H
+#define WEFT_HARNESS_RUNNER_INTERNAL_H
+
+#include "weft/run.h"
+#include "scenario.h"
+#include "../scheduler/sched.h"
+
+/*
+ * Run scenario `s` (copied into the runner; its plan is not used unless
+ * `strategy` reads it) under `strategy`, judge it and fill *out (may be NULL).
+ * No re-run for determinism: a strategy with state could not repeat itself.
+ * weft_runner_report prints the execution afterwards.
+ */
+weft_verdict harness_runner_run_scenario(weft_runner *r, const harness_scenario *s,
+					 sched_strategy strategy, weft_result *out);
+/* The target's bounds with defaults filled in (scenario.h). */
+const harness_bounds *harness_runner_bounds(const weft_runner *r);
+/* The last execution's events (valid until the next run). */
+const sched_trace *harness_runner_trace(const weft_runner *r);
+
+#endif /* WEFT_HARNESS_RUNNER_INTERNAL_H */
