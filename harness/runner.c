@@ -52,6 +52,11 @@ const char *weft_verdict_name(weft_verdict v)
 	case WEFT_ERROR: return "error";
 	case WEFT_FAIL_LINEARIZABILITY: return "linearizability";
 	case WEFT_FAIL_NONDETERMINISM: return "nondeterministic";
+	case WEFT_FAIL_DEADLOCK: return "deadlock";
+	case WEFT_FAIL_LIVELOCK: return "livelock";
+	case WEFT_FAIL_OBSTRUCTION: return "obstruction";
+	case WEFT_FAIL_ASSERTION: return "assertion";
+	case WEFT_FAIL_MISUSE: return "misuse";
 	}
 	return "?";
 }
@@ -91,12 +96,23 @@ void weft_runner_free(weft_runner *r)
 	free(r);
 }
 
+static int is_program(const weft_target *t)
+{
+	return (t->flags & WEFT_TARGET_PROGRAM) != 0;
+}
+
 /* Managed thread `thread` runs its operations in order. */
 static void run_thread_calls(void *ctx, unsigned thread)
 {
 	weft_runner *r = ctx;
 	const weft_target *t = r->target;
 	harness_scenario *s = &r->scenario;
+	if (is_program(t) && thread > 0) {
+		/* a thread the program spawned: its schedule is the scenario's thread `thread` */
+		sched_call_begin(thread < s->n_threads ? s->first_call[thread] : HARNESS_NO_CALL);
+		sched_run_start_routine();
+		return;
+	}
 	for (unsigned i = s->first_call[thread]; i < s->first_call[thread + 1]; i++) {
 		weft_op_record *call = &s->calls[i];
 		sched_op_begin(i);
@@ -187,14 +203,103 @@ static int not_linearizable(weft_runner *r)
 	return 1;
 }
 
-static weft_verdict judge(weft_runner *r)
+/* The operation thread `t` was in, or NULL (a spawned thread's body). */
+static const char *op_name_of_thread(const weft_runner *r, unsigned t)
 {
-	if (r->exec.cut) {
+	const sched_thread *th = r->exec.pool->threads[t];
+	if ((is_program(r->target) && t > 0) || th->call >= r->scenario.n_calls)
+		return NULL;
+	return r->target->ops[r->scenario.calls[th->call].op].name;
+}
+
+/*
+ * No thread could run.  Each blocked operation joins the history as having
+ * returned WEFT_BLOCKED after everything else: the model must agree that it
+ * would block in the final state (a take() on an empty queue), otherwise it is
+ * a deadlock or a lost wake-up.  A program has no model: always a deadlock.
+ */
+static weft_verdict judge_stall(weft_runner *r)
+{
+	const char *names[SCHED_MAX_THREADS];
+	for (unsigned t = 0; t < r->exec.n_slots; t++)
+		names[t] = op_name_of_thread(r, t);
+	char stall[400];
+	report_describe_stall(stall, sizeof stall, &r->exec, names);
+	if (!is_program(r->target)) {
+		uint32_t at = (uint32_t)r->exec.trace.n;
+		for (size_t i = 0; i < r->n_history; i++) {
+			weft_op_record *op = &r->history[i];
+			if (!op->pending)
+				continue;
+			op->pending = 0;
+			op->result = WEFT_BLOCKED;
+			op->invoked_at = at;
+			op->returned_at = at + 1;
+		}
+		if (!not_linearizable(r))
+			return WEFT_PASS;
+		char why[sizeof r->message];
+		memcpy(why, r->message, sizeof why);
+		size_t n = (size_t)snprintf(r->message, sizeof r->message,
+					    "%s; the model says otherwise: ", stall);
+		if (n < sizeof r->message)
+			memcpy(r->message + n, why, strnlen(why, sizeof r->message - n - 1) + 1);
+		r->message[sizeof r->message - 1] = 0;
+		return WEFT_FAIL_DEADLOCK;
+	}
+	snprintf(r->message, sizeof r->message, "%s", stall);
+	return WEFT_FAIL_DEADLOCK;
+}
+
+static weft_verdict judge_stop(weft_runner *r)
+{
+	const sched_exec *x = &r->exec;
+	const char *op = op_name_of_thread(r, x->stop_thread);
+	switch (x->stop) {
+	case SCHED_STOP_STALL:
+		return judge_stall(r);
+	case SCHED_STOP_LIVELOCK:
+		snprintf(r->message, sizeof r->message,
+			 "thread %u spins forever%s%s%s: %" PRIu64 " switch points without a change to "
+			 "shared memory, and no other thread can run", x->stop_thread,
+			 op ? " in " : "", op ? op : "", op ? "()" : "", x->cfg.livelock_limit);
+		return WEFT_FAIL_LIVELOCK;
+	case SCHED_STOP_OBSTRUCTION:
+		snprintf(r->message, sizeof r->message,
+			 "%s%s on thread %u ran %" PRIu64 " switch points alone without finishing "
+			 "(the target claims obstruction-freedom)", op ? op : "its body",
+			 op ? "()" : "", x->stop_thread, x->cfg.solo_limit);
+		return WEFT_FAIL_OBSTRUCTION;
+	case SCHED_STOP_ASSERTION:
+		snprintf(r->message, sizeof r->message, "thread %u: %s", x->stop_thread, x->stop_message);
+		return WEFT_FAIL_ASSERTION;
+	case SCHED_STOP_ERROR:
+		snprintf(r->message, sizeof r->message, "%s", x->stop_message);
+		return WEFT_FAIL_MISUSE;
+	default:
 		snprintf(r->message, sizeof r->message,
 			 "execution exceeded the step budget of %u switch points",
 			 r->bounds.step_budget);
 		return WEFT_FAIL_BUDGET;
 	}
+}
+
+/* A program's verdict: how it stopped, then its return value. */
+static weft_verdict judge_program(weft_runner *r)
+{
+	if (r->n_history == 0 || r->history[0].pending || r->history[0].result == 0)
+		return WEFT_PASS;
+	snprintf(r->message, sizeof r->message, "the program returned %" PRId64,
+		 r->history[0].result);
+	return WEFT_FAIL_VALIDATION;
+}
+
+static weft_verdict judge(weft_runner *r)
+{
+	if (r->exec.cut)
+		return judge_stop(r);
+	if (is_program(r->target))
+		return judge_program(r);
 	if (not_linearizable(r))
 		return WEFT_FAIL_LINEARIZABILITY;
 	if (!r->target->validate)
@@ -216,7 +321,7 @@ static void fill_result(weft_runner *r, weft_verdict v)
 {
 	weft_result *res = &r->result;
 	res->verdict = v;
-	res->n_threads = r->scenario.n_threads;
+	res->n_threads = is_program(r->target) ? r->exec.n_started : r->scenario.n_threads;
 	res->n_ops = r->scenario.n_calls;
 	res->preemptions = r->exec.preemptions;
 	res->switches = r->exec.switches;
@@ -234,9 +339,17 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
 	r->result.check_unknown = 0;
 	r->result.check_cost = 0;
 	r->check.verdict = WEFT_CHECK_LINEARIZABLE;
+	const weft_target *t = r->target;
 	sched_exec_config cfg = {
-		.n_threads = r->scenario.n_threads,
+		.n_threads = is_program(t) ? 1 : r->scenario.n_threads,
+		.max_threads = is_program(t) ? r->bounds.max_threads : 0,
 		.step_budget = r->bounds.step_budget,
+		/* an obstruction-free claim is checked before a spinner would be descheduled */
+		.spin_limit = t->obstruction_free_steps > t->spin_limit ? t->obstruction_free_steps
+									 : t->spin_limit,
+		.livelock_limit = t->livelock_limit,
+		.solo_limit = t->obstruction_free_steps,
+		.spurious_wakeups = t->spurious_wakeups != 0,
 		.strategy = strategy,
 		.body = run_thread_calls,
 		.body_ctx = r,
@@ -266,6 +379,7 @@ static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t siz
 	harness_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
 	r->plan.scenario = &r->scenario;
 	r->plan.choices = &r->choices;
+	r->plan.n_slots = r->bounds.program ? r->bounds.max_threads : r->scenario.n_threads;
 	return execute_scenario(r, harness_schedule_bytes(&r->plan));
 }
 

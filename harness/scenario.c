@@ -24,6 +24,14 @@ harness_bounds harness_bounds_of(const weft_target *t)
 	b.min_threads = clamp(b.min_threads, 1, WEFT_MAX_THREADS);
 	b.max_threads = clamp(b.max_threads, b.min_threads, WEFT_MAX_THREADS);
 	b.max_ops = clamp(b.max_ops, 1, WEFT_MAX_OPS);
+	b.program = (t->flags & WEFT_TARGET_PROGRAM) != 0;
+	if (b.program) {
+		b.min_threads = t->min_threads ? t->min_threads : 1;
+		b.max_threads = t->max_threads ? t->max_threads : WEFT_MAX_THREADS;
+		b.min_threads = clamp(b.min_threads, 1, WEFT_MAX_THREADS);
+		b.max_threads = clamp(b.max_threads, b.min_threads, WEFT_MAX_THREADS);
+		b.max_ops = 1;
+	}
 	b.n_thread_ops = 0;
 	for (unsigned i = 0; i < t->n_ops && b.n_thread_ops < WEFT_MAX_TARGET_OPS; i++)
 		if (!(t->ops[i].flags & WEFT_OP_FINAL_ONLY))
@@ -96,7 +104,7 @@ static int decode_call(weft_op_record *call, unsigned thread, const weft_target 
 		       const harness_bounds *b, group_owners *g, harness_choices *c)
 {
 	unsigned chosen = (unsigned)harness_choose_front(c, b->n_thread_ops);
-	int op = admitted_op(t, b, g, chosen, thread);
+	int op = b->program ? (thread > 0) : admitted_op(t, b, g, chosen, thread);
 	if (op < 0)
 		return 0;
 	memset(call, 0, sizeof *call);

@@ -23,6 +23,9 @@
  *               thread in it); then one byte: the thread to switch to, modulo the
  *               thread count (strategy.h).  A step not after the operation's
  *               previous preemption, or past the step budget, is ignored.
+ * A program target (WEFT_PROGRAM_TARGET) has one operation per thread and no
+ * kind byte: thread 0's is main(), thread t's is the body of the t-th thread
+ * main spawns, so its control bytes are that thread's preemptions.
  * All zeros: min_threads threads, one operation each, operation 0, minimal
  * arguments, no preemption.  Every operation, thread and preemption costs at
  * least one byte and owns its bytes, and none is counted from the start of the
@@ -42,11 +45,14 @@
 #define HARNESS_MAX_STEP_BUDGET (1u << 20)   /* so a planned step fits 3 LEB128 bytes */
 #define HARNESS_MAX_CALLS (WEFT_MAX_THREADS * WEFT_MAX_OPS)
 #define HARNESS_MAX_PREEMPTIONS 512   /* records past this are read and ignored */
+#define HARNESS_NO_CALL UINT32_MAX     /* a spawned thread the input gave no schedule */
 
 /* Bounds of a target with its defaults filled in and its limits clamped. */
 typedef struct harness_bounds {
 	unsigned min_threads, max_threads, max_ops;
 	unsigned step_budget;
+	int program;                                 /* WEFT_TARGET_PROGRAM: thread 0 runs
+							main, thread t > 0 is the t-th spawned */
 	unsigned n_thread_ops;                       /* operations a thread may be given */
 	unsigned thread_ops[WEFT_MAX_TARGET_OPS];    /* their indices in target->ops */
 } harness_bounds;

@@ -14,6 +14,8 @@ static uint64_t plan_next_preemption(void *self, unsigned thread, uint32_t call,
 {
 	const harness_scenario *s = ((harness_plan_reader *)self)->scenario;
 	(void)thread;
+	if (call >= s->n_calls)
+		return 0;
 	for (unsigned p = s->first_plan[call]; p < s->first_plan[call + 1]; p++)
 		if (s->plan[p].step > step)
 			return s->plan[p].step;
@@ -40,14 +42,16 @@ static unsigned first_from(uint32_t mask, unsigned from, unsigned n_threads)
 static unsigned plan_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
 			  uint32_t runnable, bool forced)
 {
-	const harness_scenario *s = ((harness_plan_reader *)self)->scenario;
-	unsigned n = s->n_threads;
+	const harness_plan_reader *p = self;
+	const harness_scenario *s = p->scenario;
+	unsigned n = p->n_slots;
 	if (forced)
 		return first_from(runnable, 0, n);
 	unsigned to = (thread + 1) % n;
-	for (unsigned p = s->first_plan[call]; p < s->first_plan[call + 1]; p++)
-		if (s->plan[p].step == step)
-			to = s->plan[p].to % n;
+	for (unsigned i = call < s->n_calls ? s->first_plan[call] : 0;
+	     call < s->n_calls && i < s->first_plan[call + 1]; i++)
+		if (s->plan[i].step == step)
+			to = s->plan[i].to % n;
 	return first_from(runnable, to, n);
 }
 

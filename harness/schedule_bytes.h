@@ -16,6 +16,7 @@
 typedef struct harness_plan_reader {
 	const harness_scenario *scenario;
 	harness_choices *choices;   /* for choose() */
+	unsigned n_slots;           /* thread numbers a `to` byte ranges over (modulo) */
 } harness_plan_reader;
 
 /* A strategy reading `p` (which, with its scenario and choices, must outlive the execution). */

@@ -38,6 +38,12 @@ const char *report_access_name(unsigned kind)
 		[WEFT_ACCESS_FETCH_ADD] = "fetch_add", [WEFT_ACCESS_FETCH_SUB] = "fetch_sub",
 		[WEFT_ACCESS_FETCH_AND] = "fetch_and", [WEFT_ACCESS_FETCH_OR] = "fetch_or",
 		[WEFT_ACCESS_FETCH_XOR] = "fetch_xor", [WEFT_ACCESS_YIELD] = "yield",
+		[WEFT_ACCESS_LOCK] = "lock", [WEFT_ACCESS_TRYLOCK] = "trylock",
+		[WEFT_ACCESS_UNLOCK] = "unlock", [WEFT_ACCESS_RDLOCK] = "rdlock",
+		[WEFT_ACCESS_WAIT] = "wait", [WEFT_ACCESS_SIGNAL] = "signal",
+		[WEFT_ACCESS_BROADCAST] = "broadcast", [WEFT_ACCESS_SEM_WAIT] = "sem_wait",
+		[WEFT_ACCESS_SEM_POST] = "sem_post", [WEFT_ACCESS_SPAWN] = "spawn",
+		[WEFT_ACCESS_JOIN] = "join",
 	};
 	return kind < WEFT_ACCESS_KIND_COUNT && names[kind] ? names[kind] : "?";
 }
@@ -68,12 +74,50 @@ static void format_value(char *buf, size_t cap, const sched_event *e)
 		snprintf(buf, cap, "%" PRId64, (int64_t)e->value);
 }
 
+/* A blocking primitive: "lock bq.c:30 #1", "wait bq.c:41 #2 -> timed out", ... */
+static void format_sync(char *buf, size_t cap, const sched_event *e, const char *file, int line)
+{
+	const char *name = report_access_name(e->kind);
+	const char *outcome = "";
+	switch (e->kind) {
+	case WEFT_ACCESS_TRYLOCK:
+	case WEFT_ACCESS_RDLOCK:
+		outcome = e->value ? "" : " -> busy";
+		break;
+	case WEFT_ACCESS_WAIT:
+		outcome = e->value ? " -> timed out" : "";
+		break;
+	case WEFT_ACCESS_SEM_WAIT:
+		outcome = e->value == 1 ? "" : e->value == 2 ? " -> timed out" : " -> none";
+		break;
+	case WEFT_ACCESS_SPAWN:
+	case WEFT_ACCESS_JOIN:
+		snprintf(buf, cap, "%s %s:%d thread %" PRIu64, name, file, line, e->value);
+		return;
+	case WEFT_ACCESS_SIGNAL:
+		if (e->value) {
+			snprintf(buf, cap, "signal %s:%d #%u -> thread %" PRIu64, file, line, e->other,
+				 e->value - 1);
+			return;
+		}
+		outcome = " -> nobody";
+		break;
+	default:
+		break;
+	}
+	snprintf(buf, cap, "%s %s:%d #%u%s", name, file, line, e->other, outcome);
+}
+
 static void format_access(char *buf, size_t cap, const sched_event *e)
 {
 	char value[32];
 	format_value(value, sizeof value, e);
 	const char *file = e->site ? report_base_name(e->site->file) : "?";
 	int line = e->site ? e->site->line : 0;
+	if (e->kind >= WEFT_ACCESS_LOCK) {
+		format_sync(buf, cap, e, file, line);
+		return;
+	}
 	if (e->kind == WEFT_ACCESS_YIELD)
 		snprintf(buf, cap, "yield %s:%d", file, line);
 	else if (e->kind == WEFT_ACCESS_STORE)
@@ -108,11 +152,20 @@ void report_format_event(char *buf, size_t cap, const report_case *c, const sche
 		snprintf(buf, cap, "~~ preempted, to thread %u", e->other);
 		break;
 	case SCHED_EV_SWITCH:
-		snprintf(buf, cap, "-- done, to thread %u", e->other);
+		snprintf(buf, cap, "-- %s, to thread %u",
+			 e->value == 1 ? "blocked" : e->value == 2 ? "spinning" : "done", e->other);
 		break;
 	case SCHED_EV_CUT:
-		snprintf(buf, cap, "!! step budget exhausted");
+		snprintf(buf, cap, "!! %s", report_stop_name((unsigned)e->value));
 		break;
+	case SCHED_EV_BLOCK:
+		report_format_wait(buf, cap, (unsigned)e->value, e->site_id);
+		break;
+	case SCHED_EV_STALL:
+		snprintf(buf, cap, "!! no thread can run");
+		break;
+	case SCHED_EV_SPIN:
+		break;   /* the switch that follows says it */
 	default:
 		format_access(buf, cap, e);
 	}

@@ -16,6 +16,8 @@
 #include "weft/run.h"
 #include "../scheduler/trace.h"
 
+struct sched_exec;
+
 typedef struct report_case {
 	const weft_target *target;
 	const weft_result *result;
@@ -48,5 +50,17 @@ void report_print_json(FILE *out, const report_case *c);
 void report_format_event(char *buf, size_t cap, const report_case *c, const sched_event *e);
 const char *report_access_name(unsigned kind);   /* "load", "cas", ...; "?" if unknown */
 const char *report_base_name(const char *path);  /* the part after the last '/' */
+
+/* ---- report_stall.c: blocked threads, for the trace and for deadlock messages ---- */
+/* Why an execution stopped (enum sched_stop): "step budget exhausted", "livelock", ... */
+const char *report_stop_name(unsigned stop);
+/* A blocked thread's wait (enum sched_wait, object number or joined thread + 1). */
+void report_format_wait(char *buf, size_t cap, unsigned wait, unsigned object);
+/*
+ * One line: each blocked thread, what it waits for, where, in which operation
+ * (`op_names[t]`, NULL for none), and who holds that object.
+ */
+void report_describe_stall(char *buf, size_t cap, const struct sched_exec *exec,
+			   const char *const *op_names);
 
 #endif /* WEFT_REPORT_H */

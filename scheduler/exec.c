@@ -30,32 +30,62 @@ void sched_exec_destroy(sched_exec *exec)
 	sched_trace_free(&exec->trace);
 }
 
+static void reset_thread(sched_thread *t, sched_exec *exec, bool started)
+{
+	t->exec = exec;
+	t->atomic_depth = 0;
+	t->finished = !started;
+	t->call = 0;
+	t->call_step = 0;
+	t->preempt_at = UINT64_MAX;
+	t->wait = SCHED_WAIT_NONE;
+	t->timed = t->timed_out = false;
+	t->wait_sync = -1;
+	t->wait_site = NULL;
+	t->quiet = t->seen_epoch = t->solo = 0;
+	t->start = NULL;
+	t->start_arg = t->retval = NULL;
+}
+
+#define SCHED_DEFAULT_SPIN_LIMIT 64
+#define SCHED_DEFAULT_LIVELOCK_LIMIT 1000
+
 static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 {
 	exec->cfg = *cfg;
+	if (!exec->cfg.spin_limit)
+		exec->cfg.spin_limit = SCHED_DEFAULT_SPIN_LIMIT;
+	if (!exec->cfg.livelock_limit)
+		exec->cfg.livelock_limit = SCHED_DEFAULT_LIVELOCK_LIMIT;
+	if (!exec->cfg.solo_limit)
+		exec->cfg.solo_limit = UINT64_MAX;
 	exec->current = NULL;
-	exec->runnable = (uint32_t)((1ull << cfg->n_threads) - 1);
+	exec->n_slots = cfg->max_threads > cfg->n_threads ? cfg->max_threads : cfg->n_threads;
+	exec->n_started = cfg->n_threads;
+	exec->runnable = exec->live = (uint32_t)((1ull << cfg->n_threads) - 1);
+	exec->spinning = 0;
 	exec->steps = 0;
 	exec->preemptions = 0;
 	exec->switches = 0;
 	exec->cut = false;
+	exec->epoch = 0;
+	exec->stop = SCHED_STOP_NONE;
+	exec->stop_thread = 0;
+	exec->stop_message[0] = 0;
+	exec->n_sync = 0;
+	exec->wait_counter = 0;
 	sched_trace_reset(&exec->trace);
-	for (unsigned i = 0; i < cfg->n_threads; i++) {
-		sched_thread *t = exec->pool->threads[i];
-		t->exec = exec;
-		t->atomic_depth = 0;
-		t->finished = false;
-		t->call = 0;
-		t->call_step = 0;
-		t->preempt_at = UINT64_MAX;
-	}
+	for (unsigned i = 0; i < exec->n_slots; i++)
+		reset_thread(exec->pool->threads[i], exec, i < cfg->n_threads);
 }
 
 int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 {
-	if (cfg->n_threads == 0 || cfg->n_threads > SCHED_MAX_THREADS)
+	if (cfg->n_threads == 0 || cfg->n_threads > SCHED_MAX_THREADS ||
+	    cfg->max_threads > SCHED_MAX_THREADS)
 		return -1;
-	if (sched_pool_reserve(exec->pool, cfg->n_threads) != 0)
+	unsigned slots = cfg->max_threads > cfg->n_threads ? cfg->max_threads : cfg->n_threads;
+	if (sched_pool_reserve(exec->pool, slots) != 0)
 		return -1;
 	sched_pool_hold_controller(exec->pool);
 	reset_execution(exec, cfg);
@@ -70,7 +100,7 @@ int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 
 sched_thread *sched_runnable_from(sched_exec *exec, uint32_t mask, unsigned wanted)
 {
-	unsigned n = exec->cfg.n_threads;
+	unsigned n = exec->n_slots;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned t = (wanted + i) % n;
 		if (mask & (1u << t))
@@ -88,7 +118,7 @@ sched_thread *sched_forced_next(sched_exec *exec, sched_thread *self)
 		return sched_runnable_from(exec, mask, 0);
 	const sched_strategy *s = &exec->cfg.strategy;
 	unsigned wanted = s->pick(s->self, self->id, self->call, self->call_step, mask, true);
-	return sched_runnable_from(exec, mask, wanted % exec->cfg.n_threads);
+	return sched_runnable_from(exec, mask, wanted % exec->n_slots);
 }
 
 static void record_switch(sched_exec *exec, sched_thread *from, sched_thread *to, bool preemptive)
@@ -97,8 +127,44 @@ static void record_switch(sched_exec *exec, sched_thread *from, sched_thread *to
 					    preemptive ? SCHED_EV_PREEMPT : SCHED_EV_SWITCH,
 					    (uint8_t)from->id);
 	e->other = (uint8_t)to->id;
+	if (!preemptive)   /* why the thread let go: 0 finished, 1 blocked, 2 spinning */
+		e->value = from->finished ? 0 : from->wait != SCHED_WAIT_NONE ? 1 : 2;
 	exec->switches++;
 	exec->preemptions += preemptive;
+}
+
+/* Threads blocked in pthread_join on `self` may go on. */
+static void wake_joiners(sched_exec *exec, sched_thread *self)
+{
+	for (unsigned i = 0; i < exec->n_slots; i++) {
+		sched_thread *t = exec->pool->threads[i];
+		if (t->wait == SCHED_WAIT_JOIN && t->wait_sync == (int16_t)self->id)
+			sched_unblock(exec, t);
+	}
+}
+
+/*
+ * Who runs after `self` left the set of runnable threads (finished or
+ * blocked): the strategy's pick, else a waiter that times out or a spinner,
+ * else nobody can run.  A stall with threads still live stops the execution.
+ */
+static sched_thread *next_after(sched_exec *exec, sched_thread *self)
+{
+	if (exec->cut)
+		return sched_runnable_from(exec, exec->live, 0);
+	sched_thread *next = sched_forced_next(exec, self);
+	if (!next)
+		next = sched_resolve_stall(exec);
+	if (!next && exec->live) {
+		exec->stop = SCHED_STOP_STALL;
+		exec->stop_thread = (uint8_t)self->id;
+		exec->cut = true;
+		sched_trace_append(&exec->trace, SCHED_EV_STALL, (uint8_t)self->id);
+		if (!self->finished)
+			return self;   /* it unwinds first (sched_block) */
+		next = sched_runnable_from(exec, exec->live, 0);
+	}
+	return next;
 }
 
 /* Worker side of sched_thread_run: the thread's body is over (returned or unwound). */
@@ -107,8 +173,10 @@ static void finish_thread(sched_thread *self)
 	sched_exec *exec = self->exec;
 	self->finished = true;
 	exec->runnable &= ~(1u << self->id);
-	sched_thread *next = exec->cut ? sched_runnable_from(exec, exec->runnable, 0)
-				       : sched_forced_next(exec, self);
+	exec->live &= ~(1u << self->id);
+	if (!exec->cut)
+		wake_joiners(exec, self);
+	sched_thread *next = next_after(exec, self);
 	if (next && !exec->cut)
 		record_switch(exec, self, next, false);
 	exec->current = next;
@@ -128,6 +196,28 @@ void sched_thread_run(sched_thread *self)
 	finish_thread(self);
 }
 
+void sched_block(sched_thread *self)
+{
+	sched_exec *exec = self->exec;
+	exec->runnable &= ~(1u << self->id);
+	sched_event *e = sched_trace_append(&exec->trace, SCHED_EV_BLOCK, (uint8_t)self->id);
+	e->value = (uint64_t)self->wait;
+	e->site_id = (uint32_t)(self->wait_sync + 1);
+	sched_thread *next = next_after(exec, self);
+	if (exec->cut)
+		longjmp(self->unwind, 1);
+	if (next == self)
+		return;   /* its own wait ended at once (a timeout) */
+	sched_hand_off(self, next, false);
+}
+
+void sched_unblock(sched_exec *exec, sched_thread *t)
+{
+	t->wait = SCHED_WAIT_NONE;
+	if (exec->live & (1u << t->id))
+		exec->runnable |= 1u << t->id;
+}
+
 __attribute__((noinline)) void sched_hand_off(sched_thread *self, sched_thread *next, bool preemptive)
 {
 	sched_exec *exec = self->exec;
@@ -137,23 +227,41 @@ __attribute__((noinline)) void sched_hand_off(sched_thread *self, sched_thread *
 	sched_baton_wait(&self->baton);
 	if (exec->cut)
 		longjmp(self->unwind, 1);
+	sched_note_resumed(self);
+}
+
+void sched_stop_execution(sched_thread *self, enum sched_stop why)
+{
+	sched_exec *exec = self->exec;
+	if (exec->stop == SCHED_STOP_NONE) {
+		exec->stop = (uint8_t)why;
+		exec->stop_thread = (uint8_t)self->id;
+	}
+	exec->cut = true;
+	sched_event *e = sched_trace_append(&exec->trace, SCHED_EV_CUT, (uint8_t)self->id);
+	e->value = why;
+	longjmp(self->unwind, 1);
 }
 
 void sched_cut_execution(sched_thread *self)
 {
-	sched_exec *exec = self->exec;
-	exec->cut = true;
-	sched_trace_append(&exec->trace, SCHED_EV_CUT, (uint8_t)self->id);
-	longjmp(self->unwind, 1);
+	sched_stop_execution(self, SCHED_STOP_BUDGET);
+}
+
+void sched_call_begin(uint32_t call)
+{
+	sched_thread *self = weft_impl_current;
+	self->call = call;
+	self->call_step = 0;
+	self->solo = 0;
+	sched_arm_preemption(self->exec, self);
+	sched_switch_point(self);   /* step 1 of the call: before it starts */
 }
 
 void sched_op_begin(uint32_t call)
 {
 	sched_thread *self = weft_impl_current;
-	self->call = call;
-	self->call_step = 0;
-	sched_arm_preemption(self->exec, self);
-	sched_switch_point(self);   /* step 1 of the call: before it starts */
+	sched_call_begin(call);
 	sched_event *e = sched_trace_append(&self->exec->trace, SCHED_EV_OP_BEGIN, (uint8_t)self->id);
 	e->site_id = call;
 	e->value = call;

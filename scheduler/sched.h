@@ -40,8 +40,51 @@
 #include "trace.h"
 
 #define SCHED_MAX_THREADS 8
+#define SCHED_MAX_SYNC 64          /* blocking objects one execution may touch */
 
 struct sched_exec;
+
+/* Why an execution stopped before every thread returned. */
+enum sched_stop {
+	SCHED_STOP_NONE,
+	SCHED_STOP_BUDGET,        /* step budget exhausted */
+	SCHED_STOP_STALL,         /* no thread can run, some wait: deadlock, or blocked
+				     operations the model must justify (runner.c) */
+	SCHED_STOP_LIVELOCK,      /* a spinning thread can never see a change */
+	SCHED_STOP_OBSTRUCTION,   /* an operation ran alone too long (obstruction-freedom) */
+	SCHED_STOP_ASSERTION,     /* the program failed an assertion (weft_impl_fail) */
+	SCHED_STOP_ERROR,         /* misuse: unlock of a lock not held, too many objects */
+};
+
+/* What a blocked thread waits for (sync.c). */
+enum sched_wait {
+	SCHED_WAIT_NONE,
+	SCHED_WAIT_MUTEX,         /* to lock a mutex */
+	SCHED_WAIT_COND,          /* a signal on a condition variable */
+	SCHED_WAIT_READ,          /* to read-lock a rwlock */
+	SCHED_WAIT_WRITE,         /* to write-lock a rwlock */
+	SCHED_WAIT_SEM,           /* a semaphore to be posted */
+	SCHED_WAIT_JOIN,          /* a thread to finish */
+};
+
+enum sched_sync_kind { SCHED_SYNC_MUTEX = 1, SCHED_SYNC_COND, SCHED_SYNC_RWLOCK, SCHED_SYNC_SEM };
+
+/*
+ * The managed state of one lock, condition or semaphore, kept by the execution
+ * (not in the object) so that nothing leaks from one execution to the next: a
+ * cut execution may leave a mutex "held", the next one starts with it free.
+ */
+typedef struct sched_sync {
+	const void *addr;
+	uint8_t kind;             /* enum sched_sync_kind */
+	uint8_t owner;            /* mutex, rwlock writer: thread + 1; 0 = free */
+	uint8_t recursive;        /* mutex: PTHREAD_MUTEX_RECURSIVE */
+	uint32_t depth;           /* recursive mutex: times locked by its owner */
+	uint32_t readers;         /* rwlock: bit t = thread t holds it for reading */
+	int64_t count;            /* semaphore value */
+	unsigned number;          /* 1, 2, ... in order of first use: its name in reports */
+	const weft_site *first_site;
+} sched_sync;
 
 /* One worker of the pool; the `weft_impl_thread` that <weft/atomic.h> names. */
 struct weft_impl_thread {
@@ -54,6 +97,21 @@ struct weft_impl_thread {
 	uint64_t call_step;         /* its switch points in that call so far */
 	uint64_t preempt_at;        /* call_step of its next preemption, UINT64_MAX = none */
 	bool finished;              /* this execution: body returned or unwound */
+	/* blocking (sync.c) */
+	uint8_t wait;               /* enum sched_wait; SCHED_WAIT_NONE = not blocked */
+	bool timed;                 /* the wait may time out (timed wait, spurious wake-ups) */
+	bool timed_out;             /* set when the scheduler ended the wait by a timeout */
+	int16_t wait_sync;          /* index in exec->sync, or the thread joined */
+	const weft_site *wait_site; /* where it blocked */
+	uint64_t wait_order;        /* FIFO among waiters of one condition */
+	/* progress (progress.c) */
+	uint64_t quiet;             /* its switch points since shared memory last changed */
+	uint64_t seen_epoch;        /* exec->epoch when it last looked */
+	uint64_t solo;              /* its switch points in this call since it was resumed */
+	/* spawned threads (sync.c: pthread_create) */
+	void *(*start)(void *);
+	void *start_arg;
+	void *retval;
 	bool quit;                  /* pool shutting down */
 	jmp_buf unwind;             /* where a cut execution sends the thread */
 	pthread_t pthread;
@@ -73,6 +131,13 @@ typedef struct sched_pool {
 typedef struct sched_exec_config {
 	unsigned n_threads;                        /* 1..SCHED_MAX_THREADS */
 	uint64_t step_budget;                      /* switch points before the cut */
+	unsigned max_threads;                      /* slots, >= n_threads: threads may be
+						      spawned up to it (0 = n_threads) */
+	uint64_t spin_limit;                       /* quiet steps before a spinner is
+						      descheduled (0 = default) */
+	uint64_t livelock_limit;                   /* quiet steps alone = livelock (0 = default) */
+	uint64_t solo_limit;                       /* steps of one call alone (0 = unchecked) */
+	bool spurious_wakeups;                     /* condition waits may end by themselves */
 	sched_strategy strategy;
 	void (*body)(void *ctx, unsigned thread);  /* runs on managed thread `thread` */
 	void *body_ctx;
@@ -83,6 +148,17 @@ typedef struct sched_exec {
 	sched_pool *pool;
 	sched_thread *current;      /* holder of the baton, NULL = controller */
 	uint32_t runnable;          /* bit t: thread t can run (not finished, blocked or descheduled) */
+	uint32_t live;              /* bit t: thread t started and not finished */
+	uint32_t spinning;          /* bit t: descheduled as a spinner until memory changes */
+	unsigned n_slots;           /* cfg.max_threads or cfg.n_threads */
+	unsigned n_started;         /* threads started (spawned ones included) */
+	uint64_t epoch;             /* changes of shared memory so far */
+	uint8_t stop;               /* enum sched_stop */
+	uint8_t stop_thread;        /* the thread that stopped it */
+	char stop_message[160];     /* SCHED_STOP_ASSERTION / _ERROR: what happened */
+	unsigned n_sync;
+	sched_sync sync[SCHED_MAX_SYNC];
+	uint64_t wait_counter;
 	uint64_t steps;             /* switch points so far */
 	unsigned preemptions;       /* switches away from a thread that could go on */
 	unsigned switches;          /* all switches between managed threads */
@@ -116,6 +192,10 @@ void sched_exec_destroy(sched_exec *exec);
 int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg);
 /* Inside a body: mark the start / end of operation `call` of the scenario. */
 void sched_op_begin(uint32_t call);
+/* The same for a stretch that is not an operation (a spawned thread's body): no event. */
+void sched_call_begin(uint32_t call);
+/* On a spawned thread: run its start routine (sync.c). */
+void sched_run_start_routine(void);
 void sched_op_end(uint32_t call, int64_t result);
 
 /* ---- internal to the scheduler room ---- */
@@ -128,6 +208,20 @@ static inline void sched_arm_preemption(sched_exec *exec, sched_thread *self)
 }
 
 void sched_thread_run(sched_thread *self);                   /* exec.c, on a worker */
+/* Stop the execution for `why`; the caller unwinds (exec.c). */
+void sched_stop_execution(sched_thread *self, enum sched_stop why) __attribute__((noreturn));
+/* `self` cannot go on: hand the baton to whoever can (exec.c); returns when resumed. */
+void sched_block(sched_thread *self);
+/* Make a blocked thread runnable again (exec.c). */
+void sched_unblock(sched_exec *exec, sched_thread *t);
+/* A change of shared memory by `self`: spinners may go on (progress.c). */
+void sched_note_change(sched_thread *self);
+/* The quiet or solo count passed its limit (progress.c); true if it switched. */
+bool sched_progress_check(sched_thread *self);
+/* Nobody can run: time out a waiter, resume a spinner, or NULL = stalled (progress.c). */
+sched_thread *sched_resolve_stall(sched_exec *exec);
+/* The thread resumed: reset its counts if memory changed meanwhile (progress.c). */
+void sched_note_resumed(sched_thread *self);
 /* The first thread of `mask` cyclically from thread `wanted`, or NULL (exec.c). */
 sched_thread *sched_runnable_from(sched_exec *exec, uint32_t mask, unsigned wanted);
 /* Who runs when `self` cannot go on: asks the strategy if there is a choice (exec.c). */

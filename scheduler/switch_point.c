@@ -3,7 +3,7 @@
  *
  * A switch point that does not switch: count the step, check the budget, count
  * the thread's step in its call and compare it with the strategy's next
- * preemption, append one event.  No
+ * preemption, count its quiet and solo steps (progress.c), append one event.  No
  * lock (only the baton holder runs), no system call, no indirect call.  The
  * hand-off itself (exec.c, sched_hand_off) is out of line and happens only when
  * the preemption is due and another thread can run.
@@ -21,7 +21,7 @@ static __attribute__((noinline)) bool preempt(sched_thread *self)
 		unsigned wanted = s->pick(s->self, self->id, self->call, self->call_step,
 					  others, false);
 		if (wanted != self->id)
-			next = sched_runnable_from(exec, others, wanted % exec->cfg.n_threads);
+			next = sched_runnable_from(exec, others, wanted % exec->n_slots);
 	}
 	sched_arm_preemption(exec, self);
 	if (!next)
@@ -38,9 +38,15 @@ bool sched_switch_point(sched_thread *self)
 		sched_cut_execution(self);
 	if (self->atomic_depth)
 		return false;
-	if (__builtin_expect(++self->call_step != self->preempt_at, 1))
-		return false;
-	return preempt(self);
+	if (__builtin_expect(++self->call_step == self->preempt_at, 0))
+		return preempt(self);
+	/* spinning or running alone too long (progress.c): one branch for both */
+	self->quiet++;
+	self->solo++;
+	if (__builtin_expect((self->quiet > exec->cfg.spin_limit) |
+			     (self->solo > exec->cfg.solo_limit), 0))
+		return sched_progress_check(self);
+	return false;
 }
 
 void weft_impl_switch(struct weft_impl_thread *self, weft_site *site, const volatile void *addr)

@@ -22,7 +22,10 @@ enum sched_event_kind {
 	SCHED_EV_OP_END,         /* value = result, site_id = call index */
 	SCHED_EV_SWITCH,         /* thread -> other, not a preemption (thread finished) */
 	SCHED_EV_PREEMPT,        /* thread -> other, while thread could have gone on */
-	SCHED_EV_CUT,            /* step budget exhausted here */
+	SCHED_EV_CUT,            /* execution stopped here; value = enum sched_stop */
+	SCHED_EV_BLOCK,          /* thread blocks; value = enum sched_wait, site_id = object + 1 */
+	SCHED_EV_SPIN,           /* thread descheduled: it spins and nothing changes */
+	SCHED_EV_STALL,          /* no thread can run */
 };
 
 typedef struct sched_event {

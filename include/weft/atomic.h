@@ -58,6 +58,18 @@ typedef enum weft_access {
 	WEFT_ACCESS_FETCH_OR,
 	WEFT_ACCESS_FETCH_XOR,
 	WEFT_ACCESS_YIELD,
+	/* blocking primitives (weft/sync.h): the object is a lock, condition or semaphore */
+	WEFT_ACCESS_LOCK,        /* mutex lock, rwlock write lock */
+	WEFT_ACCESS_TRYLOCK,     /* value: 1 acquired, 0 busy */
+	WEFT_ACCESS_UNLOCK,
+	WEFT_ACCESS_RDLOCK,      /* rwlock read lock (try: value 1/0) */
+	WEFT_ACCESS_WAIT,        /* condition wait; value: 0 woken, 1 timed out */
+	WEFT_ACCESS_SIGNAL,
+	WEFT_ACCESS_BROADCAST,
+	WEFT_ACCESS_SEM_WAIT,    /* value: 1 taken (0: trywait found none, 2: timed out) */
+	WEFT_ACCESS_SEM_POST,
+	WEFT_ACCESS_SPAWN,       /* pthread_create: value = the new thread */
+	WEFT_ACCESS_JOIN,        /* value = the joined thread */
 	WEFT_ACCESS_KIND_COUNT
 } weft_access;
 
@@ -85,6 +97,8 @@ WEFT_API void weft_impl_switch(struct weft_impl_thread *self, weft_site *site,
 			       const volatile void *addr);
 /* Record the value the access just read or wrote (pointer: 1 = non-NULL). */
 WEFT_API void weft_impl_note(struct weft_impl_thread *self, uint64_t value, bool is_pointer);
+/* The access just made changed shared memory (progress: see scheduler/progress.c). */
+WEFT_API void weft_impl_changed(struct weft_impl_thread *self);
 
 static inline void weft_impl_point(weft_site *site, const volatile void *addr)
 {
@@ -99,6 +113,13 @@ static inline void weft_impl_value(uint64_t value, bool is_pointer)
 	if (self)
 		weft_impl_note(self, value, is_pointer);
 }
+
+/* `changed` is computed only inside a managed execution (it costs extra loads). */
+#define WEFT_IMPL_CHANGED(changed) do {                                       \
+	struct weft_impl_thread *weft_self_ = weft_impl_current;               \
+	if (weft_self_ && (changed))                                           \
+		weft_impl_changed(weft_self_);                                 \
+} while (0)
 
 static inline uint64_t weft_impl_u64_of_signed(long long v) { return (uint64_t)v; }
 static inline uint64_t weft_impl_u64_of_unsigned(unsigned long long v) { return v; }
@@ -131,66 +152,118 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 #define WEFT_IMPL_SITE(kind, addr) \
 	static weft_site weft_site_ = WEFT_SITE_INIT(kind); weft_impl_point(&weft_site_, (addr))
 
-#define WEFT_IMPL_LOAD(obj, mo) __extension__({                               \
+/*
+ * The raw accesses the shapes make, by family.  C11: `_Atomic` objects, through
+ * the compiler's own builtins (clang's __c11_*; gcc's __atomic_* accept
+ * `_Atomic` objects).  GNU: plain objects through __atomic_* (what the drop-in
+ * header <weft/dropin.h> maps __atomic_* and __sync_* calls to).  Every builtin
+ * name is parenthesized so that a function-like macro of the same name (the
+ * drop-in header's) is not expanded here: the shapes must reach the real
+ * builtin, not themselves.
+ */
+#if defined(__clang__)
+#define WEFT_RAW_LOAD(o, mo) (__c11_atomic_load)((o), (mo))
+#define WEFT_RAW_STORE(o, v, mo) (__c11_atomic_store)((o), (v), (mo))
+#define WEFT_RAW_EXCHANGE(o, v, mo) (__c11_atomic_exchange)((o), (v), (mo))
+#define WEFT_RAW_CAS(o, e, d, s, f) (__c11_atomic_compare_exchange_strong)((o), (e), (d), (s), (f))
+#define WEFT_RAW_FETCH_ADD(o, v, mo) (__c11_atomic_fetch_add)((o), (v), (mo))
+#define WEFT_RAW_FETCH_SUB(o, v, mo) (__c11_atomic_fetch_sub)((o), (v), (mo))
+#define WEFT_RAW_FETCH_AND(o, v, mo) (__c11_atomic_fetch_and)((o), (v), (mo))
+#define WEFT_RAW_FETCH_OR(o, v, mo) (__c11_atomic_fetch_or)((o), (v), (mo))
+#define WEFT_RAW_FETCH_XOR(o, v, mo) (__c11_atomic_fetch_xor)((o), (v), (mo))
+#else
+#define WEFT_RAW_LOAD WEFT_GNU_LOAD
+#define WEFT_RAW_STORE WEFT_GNU_STORE
+#define WEFT_RAW_EXCHANGE WEFT_GNU_EXCHANGE
+#define WEFT_RAW_CAS WEFT_GNU_CAS
+#define WEFT_RAW_FETCH_ADD WEFT_GNU_FETCH_ADD
+#define WEFT_RAW_FETCH_SUB WEFT_GNU_FETCH_SUB
+#define WEFT_RAW_FETCH_AND WEFT_GNU_FETCH_AND
+#define WEFT_RAW_FETCH_OR WEFT_GNU_FETCH_OR
+#define WEFT_RAW_FETCH_XOR WEFT_GNU_FETCH_XOR
+#endif
+#define WEFT_GNU_LOAD(o, mo) (__atomic_load_n)((o), (mo))
+#define WEFT_GNU_STORE(o, v, mo) (__atomic_store_n)((o), (v), (mo))
+#define WEFT_GNU_EXCHANGE(o, v, mo) (__atomic_exchange_n)((o), (v), (mo))
+#define WEFT_GNU_CAS(o, e, d, s, f) (__atomic_compare_exchange_n)((o), (e), (d), 0, (s), (f))
+#define WEFT_GNU_FETCH_ADD(o, v, mo) (__atomic_fetch_add)((o), (v), (mo))
+#define WEFT_GNU_FETCH_SUB(o, v, mo) (__atomic_fetch_sub)((o), (v), (mo))
+#define WEFT_GNU_FETCH_AND(o, v, mo) (__atomic_fetch_and)((o), (v), (mo))
+#define WEFT_GNU_FETCH_OR(o, v, mo) (__atomic_fetch_or)((o), (v), (mo))
+#define WEFT_GNU_FETCH_XOR(o, v, mo) (__atomic_fetch_xor)((o), (v), (mo))
+
+#define WEFT_IMPL_LOAD(LOAD, obj, mo) __extension__({                         \
 	__auto_type weft_obj_ = (obj);                                         \
-	WEFT_IMPL_SITE(WEFT_ACCESS_LOAD, weft_obj_);                                      \
-	__auto_type weft_result_ = atomic_load_explicit(weft_obj_, (mo));      \
+	WEFT_IMPL_SITE(WEFT_ACCESS_LOAD, weft_obj_);                           \
+	__auto_type weft_result_ = LOAD(weft_obj_, (mo));                      \
 	WEFT_IMPL_NOTE(weft_result_);                                          \
 	weft_result_; })
 
-/* A store has no result: record the value written. */
-#define WEFT_IMPL_STORE(obj, desired, mo) __extension__({                     \
+/*
+ * A store has no result: record the value written.  Inside an execution the
+ * old value is read first, so that a store that changes nothing is not taken
+ * for progress (a spinning thread, scheduler/progress.c).
+ */
+#define WEFT_IMPL_STORE(LOAD, STORE, obj, desired, mo) __extension__({        \
 	__auto_type weft_obj_ = (obj);                                         \
 	__auto_type weft_arg_ = (desired);                                     \
-	WEFT_IMPL_SITE(WEFT_ACCESS_STORE, weft_obj_);                                     \
-	atomic_store_explicit(weft_obj_, weft_arg_, (mo));                     \
+	WEFT_IMPL_SITE(WEFT_ACCESS_STORE, weft_obj_);                          \
+	_Bool weft_changed_ = 0;                                               \
+	if (weft_impl_current) {                                               \
+		__auto_type weft_old_ = LOAD(weft_obj_, memory_order_relaxed); \
+		weft_changed_ = weft_old_ != (__typeof__(weft_old_))weft_arg_; \
+	}                                                                      \
+	STORE(weft_obj_, weft_arg_, (mo));                                     \
 	WEFT_IMPL_NOTE(weft_arg_);                                             \
+	WEFT_IMPL_CHANGED(weft_changed_);                                      \
 	(void)0; })
 
 /* exchange and fetch-op: record the old value (the result). */
-#define WEFT_IMPL_RMW(kind, fn, obj, arg, mo) __extension__({                 \
+#define WEFT_IMPL_RMW(kind, LOAD, OP, obj, arg, mo) __extension__({           \
 	__auto_type weft_obj_ = (obj);                                         \
 	__auto_type weft_arg_ = (arg);                                         \
-	WEFT_IMPL_SITE(kind, weft_obj_);                                                  \
-	__auto_type weft_result_ = fn(weft_obj_, weft_arg_, (mo));             \
+	WEFT_IMPL_SITE(kind, weft_obj_);                                       \
+	__auto_type weft_result_ = OP(weft_obj_, weft_arg_, (mo));             \
 	WEFT_IMPL_NOTE(weft_result_);                                          \
+	WEFT_IMPL_CHANGED(LOAD(weft_obj_, memory_order_relaxed) != weft_result_); \
 	weft_result_; })
 
 /* compare-exchange: record 1 when it succeeded, 0 when it failed. */
-#define WEFT_IMPL_CAS(obj, expected, desired, succ, fail) __extension__({     \
+#define WEFT_IMPL_CAS(CAS, obj, expected, desired, succ, fail) __extension__({ \
 	__auto_type weft_obj_ = (obj);                                         \
 	__auto_type weft_expected_ = (expected);                               \
 	__auto_type weft_arg_ = (desired);                                     \
-	WEFT_IMPL_SITE(WEFT_ACCESS_CAS, weft_obj_);                                       \
-	_Bool weft_ok_ = atomic_compare_exchange_strong_explicit(              \
-		weft_obj_, weft_expected_, weft_arg_, (succ), (fail));         \
+	WEFT_IMPL_SITE(WEFT_ACCESS_CAS, weft_obj_);                            \
+	_Bool weft_ok_ = CAS(weft_obj_, weft_expected_, weft_arg_, (succ), (fail)); \
 	weft_impl_value(weft_ok_, 0);                                          \
+	WEFT_IMPL_CHANGED(weft_ok_ &&                                          \
+		*weft_expected_ != (__typeof__(*weft_expected_))weft_arg_);    \
 	weft_ok_; })
 
 /* ---- the public atomics ---------------------------------------------------- */
 
 #ifndef WEFT_NO_INSTRUMENT
 
-#define weft_atomic_load_explicit(obj, mo) WEFT_IMPL_LOAD((obj), (mo))
+#define weft_atomic_load_explicit(obj, mo) WEFT_IMPL_LOAD(WEFT_RAW_LOAD, (obj), (mo))
 #define weft_atomic_store_explicit(obj, desired, mo) \
-	WEFT_IMPL_STORE((obj), (desired), (mo))
+	WEFT_IMPL_STORE(WEFT_RAW_LOAD, WEFT_RAW_STORE, (obj), (desired), (mo))
 #define weft_atomic_exchange_explicit(obj, desired, mo) \
-	WEFT_IMPL_RMW(WEFT_ACCESS_EXCHANGE, atomic_exchange_explicit, (obj), (desired), (mo))
+	WEFT_IMPL_RMW(WEFT_ACCESS_EXCHANGE, WEFT_RAW_LOAD, WEFT_RAW_EXCHANGE, (obj), (desired), (mo))
 #define weft_atomic_compare_exchange_strong_explicit(obj, expected, desired, succ, fail) \
-	WEFT_IMPL_CAS((obj), (expected), (desired), (succ), (fail))
+	WEFT_IMPL_CAS(WEFT_RAW_CAS, (obj), (expected), (desired), (succ), (fail))
 /* Under weft a weak compare-exchange never fails spuriously (see the header comment). */
 #define weft_atomic_compare_exchange_weak_explicit(obj, expected, desired, succ, fail) \
-	WEFT_IMPL_CAS((obj), (expected), (desired), (succ), (fail))
+	WEFT_IMPL_CAS(WEFT_RAW_CAS, (obj), (expected), (desired), (succ), (fail))
 #define weft_atomic_fetch_add_explicit(obj, arg, mo) \
-	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_ADD, atomic_fetch_add_explicit, (obj), (arg), (mo))
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_ADD, WEFT_RAW_LOAD, WEFT_RAW_FETCH_ADD, (obj), (arg), (mo))
 #define weft_atomic_fetch_sub_explicit(obj, arg, mo) \
-	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_SUB, atomic_fetch_sub_explicit, (obj), (arg), (mo))
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_SUB, WEFT_RAW_LOAD, WEFT_RAW_FETCH_SUB, (obj), (arg), (mo))
 #define weft_atomic_fetch_and_explicit(obj, arg, mo) \
-	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_AND, atomic_fetch_and_explicit, (obj), (arg), (mo))
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_AND, WEFT_RAW_LOAD, WEFT_RAW_FETCH_AND, (obj), (arg), (mo))
 #define weft_atomic_fetch_or_explicit(obj, arg, mo) \
-	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_OR, atomic_fetch_or_explicit, (obj), (arg), (mo))
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_OR, WEFT_RAW_LOAD, WEFT_RAW_FETCH_OR, (obj), (arg), (mo))
 #define weft_atomic_fetch_xor_explicit(obj, arg, mo) \
-	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_XOR, atomic_fetch_xor_explicit, (obj), (arg), (mo))
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_XOR, WEFT_RAW_LOAD, WEFT_RAW_FETCH_XOR, (obj), (arg), (mo))
 
 #else /* WEFT_NO_INSTRUMENT: the plain C11 calls, nothing else */
 

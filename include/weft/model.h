@@ -36,6 +36,15 @@ extern "C" {
 
 /* "No value": the result of dequeuing from an empty queue, reading an absent key. */
 #define WEFT_NONE INT64_MIN
+/*
+ * The result of an operation that was still blocked (waiting on a lock,
+ * condition or semaphore) when no thread could run any more.  A model returns
+ * it for an operation that would block in the given state (a take() on an
+ * empty blocking queue): the execution is then correct, the operation simply
+ * never returned.  If no order of the history lets every blocked operation
+ * block, the verdict is "deadlock".
+ */
+#define WEFT_BLOCKED (INT64_MIN + 1)
 
 /* partition() of an operation that touches every key (size, clear): no partitioning. */
 #define WEFT_PARTITION_ALL INT64_MIN

@@ -30,6 +30,11 @@ typedef enum weft_verdict {
 	WEFT_FAIL_LINEARIZABILITY,  /* no order of the history's operations fits the model */
 	WEFT_FAIL_NONDETERMINISM,   /* a failing input ran differently when re-run: the
 				       target misbehaves (not a verdict on its data structure) */
+	WEFT_FAIL_DEADLOCK,    /* no thread could run, and the blocked operations should not block */
+	WEFT_FAIL_LIVELOCK,    /* a thread spins and no thread can ever change what it reads */
+	WEFT_FAIL_OBSTRUCTION, /* an operation running alone did not finish (obstruction_free_steps) */
+	WEFT_FAIL_ASSERTION,   /* a program's assert() or weft_fail() */
+	WEFT_FAIL_MISUSE,      /* unlock of a lock not held, wait without the mutex, too many objects */
 } weft_verdict;
 
 /* Summary of one execution; pointers stay valid until the next run. */

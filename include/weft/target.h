@@ -135,7 +135,27 @@ typedef struct weft_target {
 	 * Must not read addresses or time: its message goes into reports.
 	 */
 	int (*validate)(void *instance, const weft_history *history, char *msg, size_t cap);
+
+	/*
+	 * Blocking and progress (weft/sync.h, scheduler/progress.c).  A thread that
+	 * passes spin_limit switch points (0 = 64) while nothing in shared memory
+	 * changes is spinning: it is descheduled until something changes; one that
+	 * goes on alone for livelock_limit such points (0 = 1000) is a livelock.
+	 */
+	unsigned spin_limit, livelock_limit;
+	/*
+	 * The target claims obstruction-freedom: an operation running alone (no
+	 * other thread ran since it last resumed) finishes within this many switch
+	 * points; 0 = no claim.  A violation is the verdict "obstruction".
+	 */
+	unsigned obstruction_free_steps;
+	/* Condition waits may wake up spuriously (a choice of the input); 0 = never. */
+	int spurious_wakeups;
+	/* WEFT_TARGET_PROGRAM: made by WEFT_PROGRAM_TARGET (below); set by nothing else. */
+	unsigned flags;
 } weft_target;
+
+#define WEFT_TARGET_PROGRAM 1u
 
 /*
  * WEFT_FUZZ_TARGET(t): names the weft_target a fuzz or replay binary runs.  Put it
