@@ -56,6 +56,11 @@ __attribute__((noinline)) static void weft_abort_linearizability(void) { abort()
 __attribute__((noinline)) static void weft_abort_validation(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_step_budget(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_nondeterministic(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_deadlock(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_livelock(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_obstruction(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_assertion(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_misuse(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_error(void) { abort(); }
 
 /* WEFT_REPORT_JSON=FILE: the failing execution's JSON report, FILE overwritten. */
@@ -86,6 +91,11 @@ static void die_with_report(weft_runner *runner, const weft_result *res)
 	case WEFT_FAIL_VALIDATION: weft_abort_validation(); break;
 	case WEFT_FAIL_BUDGET: weft_abort_step_budget(); break;
 	case WEFT_FAIL_NONDETERMINISM: weft_abort_nondeterministic(); break;
+	case WEFT_FAIL_DEADLOCK: weft_abort_deadlock(); break;
+	case WEFT_FAIL_LIVELOCK: weft_abort_livelock(); break;
+	case WEFT_FAIL_OBSTRUCTION: weft_abort_obstruction(); break;
+	case WEFT_FAIL_ASSERTION: weft_abort_assertion(); break;
+	case WEFT_FAIL_MISUSE: weft_abort_misuse(); break;
 	default: weft_abort_error(); break;
 	}
 }

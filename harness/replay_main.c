@@ -31,6 +31,7 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 				     "print the complexity before and after and its report") \
 	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
 				 "linearizability, validation, step-budget, nondeterministic, " \
+				 "deadlock, livelock, obstruction, assertion, misuse, " \
 				 "fail (any failure)")
 
 typedef struct replay_options {
@@ -79,9 +80,12 @@ static int verdict_matches(const char *expect, weft_verdict v)
 
 static int expect_is_valid(const char *expect)
 {
-	return !strcmp(expect, "pass") || !strcmp(expect, "validation") ||
-	       !strcmp(expect, "step-budget") || !strcmp(expect, "fail") ||
-	       !strcmp(expect, "linearizability") || !strcmp(expect, "nondeterministic");
+	if (!strcmp(expect, "fail"))
+		return 1;
+	for (int v = WEFT_PASS; v <= WEFT_FAIL_MISUSE; v++)
+		if (v != WEFT_ERROR && !strcmp(expect, weft_verdict_name((weft_verdict)v)))
+			return 1;
+	return 0;
 }
 
 static uint8_t *read_file(const char *path, size_t *size)

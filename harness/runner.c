@@ -169,6 +169,8 @@ static void format_result(char *buf, size_t cap, int64_t value)
 {
 	if (value == WEFT_NONE)
 		snprintf(buf, cap, "none");
+	else if (value == WEFT_BLOCKED)
+		snprintf(buf, cap, "blocked");
 	else
 		snprintf(buf, cap, "%" PRId64, value);
 }
@@ -181,9 +183,10 @@ static void describe_violation(weft_runner *r)
 	format_result(seen, sizeof seen, stuck->result);
 	format_result(model, sizeof model, r->check.stuck_model_result);
 	snprintf(r->message, sizeof r->message,
-		 "%s() on thread %u returned %s, the model gives %s "
+		 "%s() on thread %u %s %s, the model gives %s "
 		 "after the longest linearizable prefix (%zu of %zu operations)",
-		 r->target->ops[stuck->op].name, stuck->thread, seen, model,
+		 r->target->ops[stuck->op].name, stuck->thread,
+		 stuck->result == WEFT_BLOCKED ? "stays" : "returned", seen, model,
 		 r->check.n_longest, r->n_history);
 }
 
@@ -226,17 +229,21 @@ static weft_verdict judge_stall(weft_runner *r)
 	char stall[400];
 	report_describe_stall(stall, sizeof stall, &r->exec, names);
 	if (!is_program(r->target)) {
-		uint32_t at = (uint32_t)r->exec.trace.n;
+		uint32_t at = (uint32_t)r->exec.trace.n, invoked[HARNESS_MAX_CALLS + 1];
 		for (size_t i = 0; i < r->n_history; i++) {
 			weft_op_record *op = &r->history[i];
+			invoked[i] = op->invoked_at;
 			if (!op->pending)
 				continue;
 			op->pending = 0;
 			op->result = WEFT_BLOCKED;
-			op->invoked_at = at;
+			op->invoked_at = at;   /* blocked in the final state, after everything */
 			op->returned_at = at + 1;
 		}
-		if (!not_linearizable(r))
+		int failed = not_linearizable(r);
+		for (size_t i = 0; i < r->n_history; i++)   /* reports draw the real interval */
+			r->history[i].invoked_at = invoked[i];
+		if (!failed)
 			return WEFT_PASS;
 		char why[sizeof r->message];
 		memcpy(why, r->message, sizeof why);

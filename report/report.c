@@ -131,6 +131,8 @@ static void format_returned(char *buf, size_t cap, const char *call, int64_t res
 {
 	if (result == WEFT_NONE)
 		snprintf(buf, cap, "%s = none", call);
+	else if (result == WEFT_BLOCKED)
+		snprintf(buf, cap, "%s = blocked", call);
 	else
 		snprintf(buf, cap, "%s = %" PRId64, call, result);
 }

@@ -25,6 +25,7 @@
  *   - "step" is the event's index in the trace: the clock of invoked_at and
  *     returned_at (the text report numbers its steps from 1);
  *   - results that are WEFT_NONE, and results of pending operations, are null;
+ *     an operation still blocked when no thread could run has "blocked";
  *   - access values: an integer; a cas gives true/false (succeeded); a pointer
  *     gives "NULL" or "ptr" (addresses are never traced); a yield has none;
  *   - op_begin/op_end events carry the operation ("op", "args"), op_end its
@@ -57,11 +58,13 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* An operation's result: null for WEFT_NONE. */
+/* An operation's result: null for WEFT_NONE, "blocked" for WEFT_BLOCKED. */
 static void json_result(FILE *out, int64_t value)
 {
 	if (value == WEFT_NONE)
 		fputs("null", out);
+	else if (value == WEFT_BLOCKED)
+		fputs("\"blocked\"", out);
 	else
 		fprintf(out, "%" PRId64, value);
 }

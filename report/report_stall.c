@@ -120,7 +120,7 @@ void report_describe_stall(char *buf, size_t cap, const sched_exec *exec, const 
 	append(buf, cap, &len, "no thread can run");
 	for (unsigned i = 0; i < exec->n_slots; i++) {
 		const sched_thread *t = exec->pool->threads[i];
-		if ((exec->live & (1u << i)) && t->wait != SCHED_WAIT_NONE)
+		if ((exec->stalled & (1u << i)) && t->wait != SCHED_WAIT_NONE)
 			describe_thread(buf, cap, &len, exec, t, op_names[i]);
 	}
 }

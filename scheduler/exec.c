@@ -64,6 +64,7 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 	exec->n_started = cfg->n_threads;
 	exec->runnable = exec->live = (uint32_t)((1ull << cfg->n_threads) - 1);
 	exec->spinning = 0;
+	exec->stalled = 0;
 	exec->steps = 0;
 	exec->preemptions = 0;
 	exec->switches = 0;
@@ -158,6 +159,7 @@ static sched_thread *next_after(sched_exec *exec, sched_thread *self)
 	if (!next && exec->live) {
 		exec->stop = SCHED_STOP_STALL;
 		exec->stop_thread = (uint8_t)self->id;
+		exec->stalled = exec->live;
 		exec->cut = true;
 		sched_trace_append(&exec->trace, SCHED_EV_STALL, (uint8_t)self->id);
 		if (!self->finished)

@@ -150,6 +150,7 @@ typedef struct sched_exec {
 	uint32_t runnable;          /* bit t: thread t can run (not finished, blocked or descheduled) */
 	uint32_t live;              /* bit t: thread t started and not finished */
 	uint32_t spinning;          /* bit t: descheduled as a spinner until memory changes */
+	uint32_t stalled;           /* the live threads when no thread could run (reports) */
 	unsigned n_slots;           /* cfg.max_threads or cfg.n_threads */
 	unsigned n_started;         /* threads started (spawned ones included) */
 	uint64_t epoch;             /* changes of shared memory so far */

@@ -50,6 +50,7 @@ static size_t sync_point(sched_thread *self, weft_site *site, const void *addr)
 	return self->exec->trace.n - 1;
 }
 
+/* The event's object number and value (the outcome; a blocked call never gets one). */
 static void set_event(sched_thread *self, size_t ev, const sched_sync *o, uint64_t value)
 {
 	sched_event *e = &self->exec->trace.events[ev];
@@ -255,6 +256,7 @@ int weft_cond_wait_at(pthread_cond_t *c, pthread_mutex_t *m, const struct timesp
 	size_t ev = sync_point(self, site, c);
 	sched_sync *oc = sync_of(self, c, SCHED_SYNC_COND, site);
 	sched_sync *om = sync_of(self, m, SCHED_SYNC_MUTEX, site);
+	set_event(self, ev, oc, 0);
 	if (om->owner != self->id + 1)
 		misuse(self, "thread %u waits on condition %u without holding mutex %u",
 		       self->id, oc->number, om->number);
@@ -404,6 +406,7 @@ int weft_sem_wait_at(sem_t *s, int mode, weft_site *site)
 	sched_sync *o = sync_of(self, s, SCHED_SYNC_SEM, site);
 	bool timed = mode == 2;
 	int outcome = 1;   /* taken */
+	set_event(self, ev, o, 0);
 	if (o->count == 0 && mode == 1)
 		outcome = 0;
 	else if (o->count == 0 && timed && ends_early(self))
