@@ -164,6 +164,40 @@ typedef struct weft_target {
 #define WEFT_FUZZ_TARGET(t) \
 	const weft_target *weft_fuzz_target(void) { return &(t); }
 
+/*
+ * WEFT_PROGRAM_TARGET(name, fn): the target is a whole program, `int fn(void)`,
+ * run on managed thread 0 once per input; the threads it creates with
+ * pthread_create (through <weft/sync.h> or <weft/dropin.h>) are managed
+ * threads 1, 2, ... in creation order, up to WEFT_MAX_THREADS in all.  The
+ * input schedules each of them (scenario.h).  Verdicts: a deadlock, livelock,
+ * failed assert() (with harness/program_main.c) or weft_fail(), or fn
+ * returning non-zero ("validation").  fn must set up every global it uses, as
+ * main does when a process starts: globals keep their values between inputs.
+ */
+#define WEFT_PROGRAM_TARGET(tname, fn)                                              \
+	static int64_t weft_program_main_op_(void *instance, const int64_t *args)  \
+	{                                                                          \
+		(void)instance;                                                    \
+		(void)args;                                                        \
+		return (fn)();                                                     \
+	}                                                                          \
+	static int64_t weft_program_thread_op_(void *instance, const int64_t *args) \
+	{                                                                          \
+		(void)instance;                                                    \
+		(void)args;                                                        \
+		return 0;                                                          \
+	}                                                                          \
+	static const weft_op weft_program_ops_[] = {                               \
+		{ .name = "main", .run = weft_program_main_op_ },                  \
+		{ .name = "thread", .run = weft_program_thread_op_,                \
+		  .flags = WEFT_OP_FINAL_ONLY },                                   \
+	};                                                                         \
+	static const weft_target weft_program_target_ = {                          \
+		.name = (tname), .ops = weft_program_ops_, .n_ops = 2,             \
+		.flags = WEFT_TARGET_PROGRAM,                                      \
+	};                                                                         \
+	WEFT_FUZZ_TARGET(weft_program_target_)
+
 const weft_target *weft_fuzz_target(void);
 
 /*

@@ -1,0 +1,161 @@
+/*
+ * weft/dropin.h - run unmodified pthread and C11-atomics code under weft, by a
+ * compile flag alone:
+ *
+ *     cc -include weft/dropin.h -I<weft>/include ...
+ *
+ * Design.  Every synchronisation call a small concurrent C program makes is
+ * renamed, by the preprocessor, to its managed twin: pthread mutexes,
+ * condition variables, rwlocks, POSIX semaphores, sched_yield, pthread_create
+ * and pthread_join (<weft/sync.h>); C11 atomic_* (the generic functions of
+ * <stdatomic.h>); and the GCC/Clang __atomic_* and __sync_* builtins on plain
+ * objects (<weft/atomic.h>'s GNU family).  Each becomes a switch point with the
+ * caller's file and line as its site.  Outside a managed execution they are
+ * the real calls, so the program still runs normally.
+ *
+ * To fuzz a whole program, also rename its main (-Dmain=weft_program_main) and
+ * link harness/program_main.c: see README "Fuzzing an existing pthread program".
+ *
+ * Not covered: atomic_flag_*, atomic_thread_fence (no switch point needed
+ * under sequential consistency), function pointers to the renamed functions
+ * (taking &pthread_mutex_lock gets the real one), plain memory accesses.
+ */
+#ifndef WEFT_DROPIN_H
+#define WEFT_DROPIN_H
+
+#ifdef WEFT_NO_INSTRUMENT
+#error "weft/dropin.h instruments code; do not combine it with WEFT_NO_INSTRUMENT"
+#endif
+
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <stdatomic.h>
+
+#include "weft/atomic.h"
+#include "weft/sync.h"
+
+/* ---- pthreads ---- */
+#define pthread_mutex_init(m, a) weft_mutex_init((m), (a))
+#define pthread_mutex_destroy(m) weft_mutex_destroy(m)
+#define pthread_mutex_lock(m) weft_pthread_mutex_lock(m)
+#define pthread_mutex_trylock(m) weft_pthread_mutex_trylock(m)
+#define pthread_mutex_unlock(m) weft_pthread_mutex_unlock(m)
+#define pthread_cond_init(c, a) weft_cond_init((c), (a))
+#define pthread_cond_destroy(c) weft_cond_destroy(c)
+#define pthread_cond_wait(c, m) weft_pthread_cond_wait((c), (m))
+#define pthread_cond_timedwait(c, m, t) weft_pthread_cond_timedwait((c), (m), (t))
+#define pthread_cond_signal(c) weft_pthread_cond_signal(c)
+#define pthread_cond_broadcast(c) weft_pthread_cond_broadcast(c)
+#define pthread_rwlock_init(l, a) weft_rwlock_init((l), (a))
+#define pthread_rwlock_destroy(l) weft_rwlock_destroy(l)
+#define pthread_rwlock_rdlock(l) weft_pthread_rwlock_rdlock(l)
+#define pthread_rwlock_tryrdlock(l) weft_pthread_rwlock_tryrdlock(l)
+#define pthread_rwlock_wrlock(l) weft_pthread_rwlock_wrlock(l)
+#define pthread_rwlock_trywrlock(l) weft_pthread_rwlock_trywrlock(l)
+#define pthread_rwlock_unlock(l) weft_pthread_rwlock_unlock(l)
+#define sem_init(s, p, v) weft_sem_init((s), (p), (v))
+#define sem_destroy(s) weft_sem_destroy(s)
+#define sem_wait(s) weft_sem_wait(s)
+#define sem_trywait(s) weft_sem_trywait(s)
+#define sem_timedwait(s, t) weft_sem_timedwait((s), (t))
+#define sem_post(s) weft_sem_post(s)
+#define sem_getvalue(s, v) weft_sem_getvalue((s), (v))
+#define sched_yield() weft_sched_yield()
+#define pthread_create(t, a, f, arg) weft_pthread_create((t), (a), (f), (arg))
+#define pthread_join(t, r) weft_pthread_join((t), (r))
+#define pthread_self() weft_thread_self()
+#define pthread_exit(r) weft_thread_exit(r)
+#define pthread_detach(t) weft_thread_detach(t)
+
+/* ---- C11 <stdatomic.h> generic functions ---- */
+#undef atomic_load
+#undef atomic_load_explicit
+#undef atomic_store
+#undef atomic_store_explicit
+#undef atomic_exchange
+#undef atomic_exchange_explicit
+#undef atomic_compare_exchange_strong
+#undef atomic_compare_exchange_strong_explicit
+#undef atomic_compare_exchange_weak
+#undef atomic_compare_exchange_weak_explicit
+#undef atomic_fetch_add
+#undef atomic_fetch_add_explicit
+#undef atomic_fetch_sub
+#undef atomic_fetch_sub_explicit
+#undef atomic_fetch_and
+#undef atomic_fetch_and_explicit
+#undef atomic_fetch_or
+#undef atomic_fetch_or_explicit
+#undef atomic_fetch_xor
+#undef atomic_fetch_xor_explicit
+#define atomic_load(p) weft_atomic_load(p)
+#define atomic_load_explicit(p, mo) weft_atomic_load_explicit((p), (mo))
+#define atomic_store(p, v) weft_atomic_store((p), (v))
+#define atomic_store_explicit(p, v, mo) weft_atomic_store_explicit((p), (v), (mo))
+#define atomic_exchange(p, v) weft_atomic_exchange((p), (v))
+#define atomic_exchange_explicit(p, v, mo) weft_atomic_exchange_explicit((p), (v), (mo))
+#define atomic_compare_exchange_strong(p, e, d) weft_atomic_compare_exchange_strong((p), (e), (d))
+#define atomic_compare_exchange_strong_explicit(p, e, d, s, f) \
+	weft_atomic_compare_exchange_strong_explicit((p), (e), (d), (s), (f))
+#define atomic_compare_exchange_weak(p, e, d) weft_atomic_compare_exchange_weak((p), (e), (d))
+#define atomic_compare_exchange_weak_explicit(p, e, d, s, f) \
+	weft_atomic_compare_exchange_weak_explicit((p), (e), (d), (s), (f))
+#define atomic_fetch_add(p, v) weft_atomic_fetch_add((p), (v))
+#define atomic_fetch_add_explicit(p, v, mo) weft_atomic_fetch_add_explicit((p), (v), (mo))
+#define atomic_fetch_sub(p, v) weft_atomic_fetch_sub((p), (v))
+#define atomic_fetch_sub_explicit(p, v, mo) weft_atomic_fetch_sub_explicit((p), (v), (mo))
+#define atomic_fetch_and(p, v) weft_atomic_fetch_and((p), (v))
+#define atomic_fetch_and_explicit(p, v, mo) weft_atomic_fetch_and_explicit((p), (v), (mo))
+#define atomic_fetch_or(p, v) weft_atomic_fetch_or((p), (v))
+#define atomic_fetch_or_explicit(p, v, mo) weft_atomic_fetch_or_explicit((p), (v), (mo))
+#define atomic_fetch_xor(p, v) weft_atomic_fetch_xor((p), (v))
+#define atomic_fetch_xor_explicit(p, v, mo) weft_atomic_fetch_xor_explicit((p), (v), (mo))
+
+/* ---- GNU builtins on plain objects ---- */
+#define WEFT_DROPIN_SEQ __ATOMIC_SEQ_CST
+#define __atomic_load_n(p, mo) WEFT_IMPL_LOAD(WEFT_GNU_LOAD, (p), (mo))
+#define __atomic_store_n(p, v, mo) WEFT_IMPL_STORE(WEFT_GNU_LOAD, WEFT_GNU_STORE, (p), (v), (mo))
+#define __atomic_exchange_n(p, v, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_EXCHANGE, WEFT_GNU_LOAD, WEFT_GNU_EXCHANGE, (p), (v), (mo))
+/* `weak` is not evaluated: under weft a weak compare-exchange never fails spuriously */
+#define __atomic_compare_exchange_n(p, e, d, weak, s, f) \
+	WEFT_IMPL_CAS(WEFT_GNU_CAS, (p), (e), (d), (s), (f))
+#define __atomic_fetch_add(p, v, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_ADD, WEFT_GNU_LOAD, WEFT_GNU_FETCH_ADD, (p), (v), (mo))
+#define __atomic_fetch_sub(p, v, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_SUB, WEFT_GNU_LOAD, WEFT_GNU_FETCH_SUB, (p), (v), (mo))
+#define __atomic_fetch_and(p, v, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_AND, WEFT_GNU_LOAD, WEFT_GNU_FETCH_AND, (p), (v), (mo))
+#define __atomic_fetch_or(p, v, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_OR, WEFT_GNU_LOAD, WEFT_GNU_FETCH_OR, (p), (v), (mo))
+#define __atomic_fetch_xor(p, v, mo) \
+	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_XOR, WEFT_GNU_LOAD, WEFT_GNU_FETCH_XOR, (p), (v), (mo))
+#define WEFT_DROPIN_OP_FETCH(fetch, op, p, v, mo) __extension__({              \
+	__auto_type weft_v_ = (v);                                             \
+	fetch((p), weft_v_, (mo)) op weft_v_; })
+#define __atomic_add_fetch(p, v, mo) WEFT_DROPIN_OP_FETCH(__atomic_fetch_add, +, p, v, mo)
+#define __atomic_sub_fetch(p, v, mo) WEFT_DROPIN_OP_FETCH(__atomic_fetch_sub, -, p, v, mo)
+#define __atomic_and_fetch(p, v, mo) WEFT_DROPIN_OP_FETCH(__atomic_fetch_and, &, p, v, mo)
+#define __atomic_or_fetch(p, v, mo) WEFT_DROPIN_OP_FETCH(__atomic_fetch_or, |, p, v, mo)
+#define __atomic_xor_fetch(p, v, mo) WEFT_DROPIN_OP_FETCH(__atomic_fetch_xor, ^, p, v, mo)
+#define __sync_fetch_and_add(p, v) __atomic_fetch_add((p), (v), WEFT_DROPIN_SEQ)
+#define __sync_fetch_and_sub(p, v) __atomic_fetch_sub((p), (v), WEFT_DROPIN_SEQ)
+#define __sync_fetch_and_and(p, v) __atomic_fetch_and((p), (v), WEFT_DROPIN_SEQ)
+#define __sync_fetch_and_or(p, v) __atomic_fetch_or((p), (v), WEFT_DROPIN_SEQ)
+#define __sync_fetch_and_xor(p, v) __atomic_fetch_xor((p), (v), WEFT_DROPIN_SEQ)
+#define __sync_add_and_fetch(p, v) __atomic_add_fetch((p), (v), WEFT_DROPIN_SEQ)
+#define __sync_sub_and_fetch(p, v) __atomic_sub_fetch((p), (v), WEFT_DROPIN_SEQ)
+#define __sync_lock_test_and_set(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQUIRE)
+#define __sync_lock_release(p) __atomic_store_n((p), 0, __ATOMIC_RELEASE)
+#define __sync_bool_compare_and_swap(p, old, new) __extension__({              \
+	__typeof__(*(p)) weft_expected_old_ = (old);                           \
+	__atomic_compare_exchange_n((p), &weft_expected_old_, (new), 0,        \
+				    WEFT_DROPIN_SEQ, WEFT_DROPIN_SEQ); })
+#define __sync_val_compare_and_swap(p, old, new) __extension__({               \
+	__typeof__(*(p)) weft_expected_old_ = (old);                           \
+	__atomic_compare_exchange_n((p), &weft_expected_old_, (new), 0,        \
+				    WEFT_DROPIN_SEQ, WEFT_DROPIN_SEQ);         \
+	weft_expected_old_; })
+
+#endif /* WEFT_DROPIN_H */
