@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "../scheduler/sched.h"
 
 typedef struct impl_call {
 	uint32_t op;
@@ -57,9 +58,15 @@ static int64_t impl_apply(void *state, unsigned op, const int64_t *args)
 	impl_state *s = state;
 	const weft_target *t = bound_target;
 	void *instance = t->setup ? t->setup() : NULL;
-	for (uint32_t i = 0; i < s->n; i++)
-		t->ops[s->calls[i].op].run(instance, s->calls[i].args);
-	int64_t result = t->ops[op].run(instance, args);
+	jmp_buf blocked;
+	volatile int64_t result = WEFT_BLOCKED;   /* an operation that would wait for good */
+	if (setjmp(blocked) == 0) {
+		sched_replay_jump = &blocked;
+		for (uint32_t i = 0; i < s->n; i++)
+			t->ops[s->calls[i].op].run(instance, s->calls[i].args);
+		result = t->ops[op].run(instance, args);
+	}
+	sched_replay_jump = NULL;
 	if (t->teardown)
 		t->teardown(instance);
 	if (s->n < HARNESS_MAX_CALLS + 1) {

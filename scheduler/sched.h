@@ -168,6 +168,14 @@ typedef struct sched_exec {
 	sched_baton controller;     /* the controlling thread's own baton */
 } sched_exec;
 
+/*
+ * Set while the implementation-as-model replays operations one at a time on
+ * the controlling thread (harness/impl_model.c): there, a call that would block
+ * for good (sync.c: a lock held, an empty semaphore, an untimed wait) jumps
+ * here instead, and the operation counts as WEFT_BLOCKED.
+ */
+extern _Thread_local jmp_buf *sched_replay_jump;
+
 /* ---- pool.c ---- */
 void sched_pool_init(sched_pool *pool);
 /* Make sure `n` workers exist (creating them is the only slow part); 0 or -1. */

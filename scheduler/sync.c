@@ -26,9 +26,19 @@
 /* Managed pthread_t values: recognisable, and the same in every run. */
 #define HANDLE_BASE ((uint64_t)0x7765667400000000ull)   /* "weft" */
 
+_Thread_local jmp_buf *sched_replay_jump;
+
 static sched_thread *managed(void)
 {
 	return weft_impl_current;
+}
+
+/* In a sequential replay (sched_replay_jump), a call that would block never returns. */
+static int replay_blocks(int rc)
+{
+	if (rc != 0 && sched_replay_jump)
+		longjmp(*sched_replay_jump, 1);
+	return rc;
 }
 
 __attribute__((noreturn, format(printf, 2, 3)))
@@ -196,7 +206,7 @@ int weft_mutex_lock_at(pthread_mutex_t *m, weft_site *site)
 {
 	sched_thread *self = managed();
 	if (!self)
-		return pthread_mutex_lock(m);
+		return sched_replay_jump ? replay_blocks(pthread_mutex_trylock(m)) : pthread_mutex_lock(m);
 	size_t ev = sync_point(self, site, m);
 	sched_sync *o = sync_of(self, m, SCHED_SYNC_MUTEX, site);
 	set_event(self, ev, o, 1);
@@ -251,6 +261,8 @@ int weft_cond_wait_at(pthread_cond_t *c, pthread_mutex_t *m, const struct timesp
 		      weft_site *site)
 {
 	sched_thread *self = managed();
+	if (!self && sched_replay_jump)   /* alone: nobody will signal */
+		return abstime ? ETIMEDOUT : replay_blocks(EDEADLK);
 	if (!self)
 		return abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
 	size_t ev = sync_point(self, site, c);
@@ -330,6 +342,8 @@ int weft_rwlock_destroy(pthread_rwlock_t *l)
 int weft_rwlock_rdlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 {
 	sched_thread *self = managed();
+	if (!self && sched_replay_jump)
+		return try_only ? pthread_rwlock_tryrdlock(l) : replay_blocks(pthread_rwlock_tryrdlock(l));
 	if (!self)
 		return try_only ? pthread_rwlock_tryrdlock(l) : pthread_rwlock_rdlock(l);
 	size_t ev = sync_point(self, site, l);
@@ -347,6 +361,8 @@ int weft_rwlock_rdlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 int weft_rwlock_wrlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 {
 	sched_thread *self = managed();
+	if (!self && sched_replay_jump)
+		return try_only ? pthread_rwlock_trywrlock(l) : replay_blocks(pthread_rwlock_trywrlock(l));
 	if (!self)
 		return try_only ? pthread_rwlock_trywrlock(l) : pthread_rwlock_wrlock(l);
 	size_t ev = sync_point(self, site, l);
@@ -400,6 +416,14 @@ int weft_sem_destroy(sem_t *s)
 int weft_sem_wait_at(sem_t *s, int mode, weft_site *site)
 {
 	sched_thread *self = managed();
+	if (!self && sched_replay_jump) {
+		int rc = sem_trywait(s);
+		if (rc != 0 && mode == 0)
+			replay_blocks(rc);
+		if (rc != 0 && mode == 2)
+			errno = ETIMEDOUT;
+		return rc;
+	}
 	if (!self)
 		return mode == 1 ? sem_trywait(s) : sem_wait(s);   /* no clock: timed = untimed */
 	size_t ev = sync_point(self, site, s);
