@@ -60,7 +60,8 @@ static void peterson_lock(peterson *p, unsigned me)
 	weft_atomic_store(&p->turn, other);     /* bug: gives way before asking */
 	weft_atomic_store(&p->flag[me], 1);
 #endif
-	while (weft_atomic_load(&p->flag[other]) && weft_atomic_load(&p->turn) == other)
+	while (weft_atomic_load(&p->flag[other]) &&   /* two lines: two sites in reports */
+	       weft_atomic_load(&p->turn) == other)
 		weft_yield();
 }
 
