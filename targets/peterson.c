@@ -1,14 +1,14 @@
 /*
- * targets/peterson.c - Peterson's mutual exclusion for two threads, guarding a
- * counter.
+ * targets/peterson.c - Peterson's mutual exclusion for two threads.
  *
  * Structure: flag[0], flag[1] ("I want in") and turn (who yields); thread i
  * enters with flag[i] = 1; turn = other; then waits while flag[other] && turn
  * == other (G. L. Peterson, "Myths about the mutual exclusion problem", IPL
  * 12(3), 1981).  The critical section increments a counter with a separate
- * read and write, as `value++` compiles to; the lock is what makes that safe.
- * Every shared access is a weft atomic (sequentially consistent), so this is
- * Peterson under the memory model it was proved for.
+ * read and write, as `value++` compiles to, and counts the threads inside it:
+ * entering with another thread already inside is weft_fail().  Every shared
+ * access is a weft atomic (sequentially consistent), so this is Peterson under
+ * the memory model it was proved for.
  *
  * Operations: increment0() and increment1() -> 0, the same increment run as
  * Peterson's thread 0 or 1.  The identity comes from weft_op.group: each has
@@ -23,23 +23,24 @@
  * Fixed build (-DWEFT_PETERSON_FIXED): flag first, then turn.
  *
  * Known minimal failing interleaving (2 threads, 2 operations, 2 preemptions;
- * corpus/peterson/both-inside.linearizability.bin):
+ * corpus/peterson/both-inside.assertion.bin):
  *   t0 writes turn = 1 ~~preempted before raising its flag~~> t1 writes turn = 0,
- *   raises flag[1], sees flag[0] down, enters, reads the counter (0)
- *   ~~preempted before writing~~> t0 raises flag[0], sees turn == 0 (not
- *   "the other's turn"), enters, increments to 1, leaves, finishes -> t1 writes
- *   1: one increment lost.  One preemption is not enough: both threads must be
- *   inside at once, so the first one in must be stopped there.
+ *   raises flag[1], sees flag[0] down, enters ~~preempted inside~~> t0 raises
+ *   flag[0], sees turn == 0 (not "the other's turn") and enters too: the
+ *   check fails.  One preemption is not enough: both threads must be inside
+ *   at once, so the first one in must be stopped there.
  *
  * The fixed variant also tests spin descheduling: a thread waiting in the
  * entry loop while the other is preempted inside must be taken off the run
  * queue (scheduler/progress.c), never run into "livelock" or "step-budget".
  *
- * Oracle: linearizability against a counter model, with get() as the final
- * operation: two threads inside at once show as a lost update.
+ * Oracle: the occupancy check (verdict "assertion", at the moment the second
+ * thread enters); then linearizability against a counter model, with get() as
+ * the final operation (two threads inside would also lose an increment).
  */
 #include <stdlib.h>
 
+#include "weft/sync.h"
 #include "weft/weft.h"
 
 enum { OP_INCREMENT0, OP_INCREMENT1, OP_GET };
@@ -47,6 +48,7 @@ enum { OP_INCREMENT0, OP_INCREMENT1, OP_GET };
 typedef struct peterson {
 	_Atomic uint32_t flag[2];
 	_Atomic uint32_t turn;
+	_Atomic uint32_t inside;  /* threads in the critical section: the check */
 	_Atomic uint32_t value;   /* guarded by the lock */
 } peterson;
 
@@ -73,8 +75,11 @@ static void peterson_unlock(peterson *p, unsigned me)
 static int64_t peterson_increment(peterson *p, unsigned me)
 {
 	peterson_lock(p, me);
+	if (weft_atomic_fetch_add(&p->inside, 1) != 0)
+		weft_fail("two threads in the critical section");
 	uint32_t v = weft_atomic_load_explicit(&p->value, memory_order_relaxed);
 	weft_atomic_store_explicit(&p->value, v + 1, memory_order_relaxed);
+	weft_atomic_fetch_sub(&p->inside, 1);
 	peterson_unlock(p, me);
 	return 0;
 }
