@@ -16,9 +16,9 @@
  *
  * Known minimal failing interleaving (2 threads, 2 operations, 1 preemption;
  * corpus/transfer/lock-order.deadlock.bin):
- *   t0 transfer(0, 1) locks account 0 ~~preempted before locking account 1~~>
- *   t1 transfer(1, 1) locks account 1, waits for account 0 -> t0 waits for
- *   account 1: no thread can run.
+ *   t0 transfer(1, 1) locks account 1 ~~preempted before locking account 0~~>
+ *   t1 transfer(0, 1) (the exhausted input's arguments) locks account 0, waits
+ *   for account 1 -> t0 waits for account 0: no thread can run.
  *
  * Oracle: the managed mutexes make a stall visible; the two blocked transfers
  * are checked as returning WEFT_BLOCKED, which the model (a transfer never
