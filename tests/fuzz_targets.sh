@@ -1,14 +1,16 @@
 #!/bin/sh
-# tests/fuzz_targets.sh DIR BUGGY_RUNS FIXED_RUNS NAME... - the data-structure
-# targets under libFuzzer.  For each NAME: with each of the seeds 1, 2, 3,
-# DIR/NAME_buggy_fuzz finds a linearizability failure within BUGGY_RUNS runs
-# (the runs it needed are printed); DIR/NAME_fixed_fuzz survives FIXED_RUNS
-# runs (seed 1) with no report.  The generalization of fuzz_counter.sh and
+# tests/fuzz_targets.sh DIR BUGGY_RUNS FIXED_RUNS NAME[:KIND]... - the
+# data-structure targets under libFuzzer.  For each NAME: with each of the seeds
+# 1, 2, 3, DIR/NAME_buggy_fuzz finds a failure with verdict KIND (default
+# linearizability; deadlock, livelock, ...) within BUGGY_RUNS runs (the runs it
+# needed are printed); DIR/NAME_fixed_fuzz survives FIXED_RUNS runs (seed 1)
+# with no report.  The generalization of fuzz_counter.sh and
 # fuzz_fixed_survives.sh; minimization is fuzz_counter.sh's business.
 dir=$(cd "$1" && pwd) || exit 1
 buggy_runs=$2 fixed_runs=$3
 shift 3
-for name in "$@"; do
+for spec in "$@"; do
+	name=${spec%%:*}
 	for v in buggy fixed; do
 		[ -x "$dir/${name}_${v}_fuzz" ] || { echo "FAIL: no $dir/${name}_${v}_fuzz"; exit 1; }
 	done
@@ -20,7 +22,7 @@ failed=0
 
 fail() { echo "FAIL: $*"; failed=1; }
 
-# finds NAME SEED: the buggy variant fails, as a linearizability violation, in time.
+# finds NAME SEED KIND: the buggy variant fails, with verdict KIND, in time.
 finds()
 {
 	rm -f crash-*
@@ -29,10 +31,10 @@ finds()
 	if ! ls crash-* > /dev/null 2>&1; then
 		fail "$1_buggy, seed $2: no failure within $buggy_runs runs"; tail -5 fuzz.log; return
 	fi
-	grep -q '^==weft== FAIL linearizability' fuzz.log ||
-		{ fail "$1_buggy, seed $2: not a linearizability failure"; grep '^==weft==' fuzz.log; return; }
+	grep -q "^==weft== FAIL $3 " fuzz.log ||
+		{ fail "$1_buggy, seed $2: not a $3 failure"; grep '^==weft==' fuzz.log; return; }
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
-	echo "$1_buggy seed $2: linearizability failure after $runs runs"
+	echo "$1_buggy seed $2: $3 failure after $runs runs"
 }
 
 # survives NAME: the fixed variant completes FIXED_RUNS runs with no report.
@@ -49,9 +51,11 @@ survives()
 	echo "$1_fixed: $(tail -n 1 fuzz.log), no failure"
 }
 
-for name in "$@"; do
+for spec in "$@"; do
+	name=${spec%%:*} kind=linearizability
+	[ "$spec" = "$name" ] || kind=${spec#*:}
 	for seed in 1 2 3; do
-		finds "$name" "$seed"
+		finds "$name" "$seed" "$kind"
 	done
 	survives "$name"
 done
