@@ -251,8 +251,8 @@ static int report_outcome(weft_runner *r, harness_systematic_outcome out,
 		return SYSTEMATIC_EXIT_FINE;
 	case HARNESS_SYSTEMATIC_FAILED:
 		printf("FAIL after %" PRIu64 " executions (scenario %" PRIu64 "): %s with %u "
-		       "preemptions\n", st->executions, st->scenario, weft_verdict_name(f->verdict),
-		       f->result.preemptions);
+		       "preemption%s\n", st->executions, st->scenario, weft_verdict_name(f->verdict),
+		       f->result.preemptions, f->result.preemptions == 1 ? "" : "s");
 		weft_runner_report(r, stdout);
 		snprintf(path, sizeof path, "%s.%s.bin", weft_runner_target(r)->name,
 			 weft_verdict_name(f->verdict));
