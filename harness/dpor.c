@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool dpor_dependent(const dpor_step *a, const dpor_step *b)
+/* Dependence; objects named `known` or later in `a` may be any such object of `b`. */
+static bool dependent(const dpor_step *a, uint32_t known, const dpor_step *b)
 {
 	if (a->thread == b->thread)
 		return true;
@@ -21,11 +22,23 @@ bool dpor_dependent(const dpor_step *a, const dpor_step *b)
 	if ((a->ends && b->begins) || (a->begins && b->ends))
 		return true;   /* the real-time order of the history */
 	for (unsigned i = 0; i < a->n_access; i++)
-		for (unsigned k = 0; k < b->n_access; k++)
-			if (a->addr[i] == b->addr[k] &&
-			    (((a->writes >> i) | (b->writes >> k)) & 1))
+		for (unsigned k = 0; k < b->n_access; k++) {
+			uint32_t x = a->object[i], y = b->object[k];
+			bool same = x == y || (x >= known && y >= known);
+			if (same && (((a->writes >> i) | (b->writes >> k)) & 1))
 				return true;
+		}
 	return false;
+}
+
+bool dpor_dependent(const dpor_step *a, const dpor_step *b)
+{
+	return dependent(a, UINT32_MAX, b);
+}
+
+bool dpor_dependent_later(const dpor_step *earlier, uint32_t known, const dpor_step *b)
+{
+	return dependent(earlier, known, b);
 }
 
 void dpor_steps_init(dpor_steps *s)
@@ -38,12 +51,14 @@ void dpor_steps_free(dpor_steps *s)
 {
 	free(s->step);
 	free(s->clock);
+	free(s->objects);
 	memset(s, 0, sizeof *s);
 }
 
 void dpor_steps_reset(dpor_steps *s)
 {
 	s->n = 0;
+	s->n_objects = 0;
 	s->parsed = 0;
 	s->boundary = 0;
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
@@ -82,7 +97,25 @@ static bool access_writes(const sched_event *e)
 	}
 }
 
-static void add_access(dpor_step *st, const sched_event *e)
+/* The object's name: the order of its first access; UINT32_MAX when out of memory. */
+static uint32_t object_name(dpor_steps *s, const void *addr)
+{
+	for (size_t i = s->n_objects; i-- > 0;)   /* few objects per execution */
+		if (s->objects[i] == addr)
+			return (uint32_t)i;
+	if (s->n_objects == s->objects_cap) {
+		size_t cap = s->objects_cap ? 2 * s->objects_cap : 64;
+		const void **more = realloc(s->objects, cap * sizeof *more);
+		if (!more)
+			return UINT32_MAX;
+		s->objects = more;
+		s->objects_cap = cap;
+	}
+	s->objects[s->n_objects] = addr;
+	return (uint32_t)s->n_objects++;
+}
+
+static void add_access(dpor_steps *s, dpor_step *st, const sched_event *e)
 {
 	if (st->n_access == DPOR_CONFLICTS_ALL)
 		return;
@@ -91,23 +124,24 @@ static void add_access(dpor_step *st, const sched_event *e)
 			st->n_access = DPOR_CONFLICTS_ALL;
 		return;
 	}
-	if (st->n_access == DPOR_MAX_ACCESSES) {
+	uint32_t name = object_name(s, e->addr);
+	if (st->n_access == DPOR_MAX_ACCESSES || name == UINT32_MAX) {
 		st->n_access = DPOR_CONFLICTS_ALL;
 		return;
 	}
-	st->addr[st->n_access] = e->addr;
+	st->object[st->n_access] = name;
 	st->writes |= (uint8_t)(access_writes(e) << st->n_access);
 	st->n_access++;
 }
 
-static void add_event(dpor_step *st, const sched_event *e)
+static void add_event(dpor_steps *s, dpor_step *st, const sched_event *e)
 {
 	if (e->kind == SCHED_EV_OP_BEGIN)
 		st->begins = 1;
 	else if (e->kind == SCHED_EV_OP_END)
 		st->ends = 1;
 	else if (e->kind > 0 && e->kind < SCHED_EV_OP_BEGIN)
-		add_access(st, e);
+		add_access(s, st, e);
 	else if (e->kind != SCHED_EV_CUT)
 		st->n_access = DPOR_CONFLICTS_ALL;   /* an event kind added later */
 }
@@ -128,7 +162,7 @@ int dpor_steps_parse(dpor_steps *s, const sched_trace *t)
 		} else {
 			st = &s->step[s->last[th]];
 		}
-		add_event(st, e);
+		add_event(s, st, e);
 	}
 	return 0;
 }

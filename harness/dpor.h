@@ -21,6 +21,14 @@
  * Only more dependence than necessary is ever assumed: that costs executions,
  * never a missed class.
  *
+ * Objects are named by the order of their first access in the execution, not
+ * by address: addresses change from one execution to the next (the instance is
+ * allocated anew; under ASan it never comes back at the same place), and sleep
+ * sets compare a step remembered from an earlier execution with the steps of
+ * the current one.  Two executions that share a prefix give the same names to
+ * the objects that prefix touched; any two objects first touched after it may
+ * be the same (dpor_dependent_later).
+ *
  * The search: source-DPOR (Abdulla, Aronis, Jonsson, Sagonas, "Optimal Dynamic
  * Partial Order Reduction", POPL 2014, Algorithm 1), with races found after
  * each execution over its whole step sequence (dpor_races) instead of as each
@@ -45,7 +53,7 @@ typedef struct dpor_step {
 	uint8_t n_access;              /* or DPOR_CONFLICTS_ALL */
 	uint8_t begins, ends;          /* contains an operation's begin / end */
 	uint8_t writes;                /* bit i: access i writes */
-	const void *addr[DPOR_MAX_ACCESSES];
+	uint32_t object[DPOR_MAX_ACCESSES];   /* names, in order of first access */
 } dpor_step;
 
 /* The steps of one execution, read from its trace as it grows. */
@@ -57,10 +65,18 @@ typedef struct dpor_steps {
 	size_t parsed;                 /* trace events consumed */
 	uint32_t boundary;             /* bit t: thread t's next event starts a step */
 	int32_t last[SCHED_MAX_THREADS];   /* each thread's current step, -1 = none */
+	const void **objects;          /* object name -> address, this execution */
+	size_t n_objects, objects_cap;
 } dpor_steps;
 
-/* Two steps of different threads that do not commute (rules above). */
+/* Two steps of one execution, of different threads, that do not commute (rules above). */
 bool dpor_dependent(const dpor_step *a, const dpor_step *b);
+/*
+ * The same for `earlier`, a step of another execution that shared with this
+ * one the prefix in which the first `known` objects were named, and `b`, a
+ * step of this execution after that prefix.
+ */
+bool dpor_dependent_later(const dpor_step *earlier, uint32_t known, const dpor_step *b);
 
 void dpor_steps_init(dpor_steps *s);
 void dpor_steps_free(dpor_steps *s);

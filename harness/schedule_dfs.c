@@ -35,7 +35,9 @@ typedef struct dfs_node {
 	uint32_t backtrack;      /* threads to try here */
 	uint32_t done;           /* threads tried here (the current choice included) */
 	uint32_t sleep;          /* threads asleep on entry */
+	uint32_t objects;        /* objects named before this decision (dpor.h) */
 	dpor_step first[SCHED_MAX_THREADS];   /* each tried or sleeping thread's step from here */
+	uint32_t known[SCHED_MAX_THREADS];    /* objects named before each of those steps */
 } dfs_node;
 
 struct harness_dfs {
@@ -48,7 +50,8 @@ struct harness_dfs {
 	size_t cursor;               /* next node of the path */
 	unsigned preemptions;
 	uint32_t sleep;
-	dpor_step sleep_step[SCHED_MAX_THREADS];
+	dpor_step sleep_step[SCHED_MAX_THREADS];   /* the step each sleeper would take */
+	uint32_t sleep_known[SCHED_MAX_THREADS];   /* objects named before that step */
 	bool stop_deciding;          /* redundant or diverged: no more nodes */
 	size_t useful_steps;         /* steps before the execution became redundant */
 	dpor_steps steps;
@@ -110,7 +113,7 @@ static void wake(harness_dfs *d, const dpor_step *st)
 	d->sleep &= ~bit(st->thread);
 	for (uint32_t m = d->sleep; m; m &= m - 1) {
 		unsigned q = lowest(m);
-		if (dpor_dependent(&d->sleep_step[q], st))
+		if (dpor_dependent_later(&d->sleep_step[q], d->sleep_known[q], st))
 			d->sleep &= ~bit(q);
 	}
 }
@@ -123,8 +126,10 @@ static void parse(harness_dfs *d)
 		d->cur.out_of_memory = true;
 	if (d->cursor > 0) {
 		dfs_node *n = &d->node[d->cursor - 1];
-		if (n->step < d->steps.n)
+		if (n->step < d->steps.n) {
 			n->first[n->choice] = d->steps.step[n->step];
+			n->known[n->choice] = n->objects;
+		}
 	}
 	for (size_t i = before; i < d->steps.n; i++)
 		wake(d, &d->steps.step[i]);
@@ -153,8 +158,10 @@ static void enter(harness_dfs *d, const dfs_node *n)
 	if (!d->sleep_sets)
 		return;
 	d->sleep = n->sleep | (n->done & ~bit(n->choice));
-	for (uint32_t m = d->sleep; m; m &= m - 1)
+	for (uint32_t m = d->sleep; m; m &= m - 1) {
 		d->sleep_step[lowest(m)] = n->first[lowest(m)];
+		d->sleep_known[lowest(m)] = n->known[lowest(m)];
+	}
 }
 
 static dfs_node *push_node(harness_dfs *d)
@@ -192,9 +199,12 @@ static unsigned new_decision(harness_dfs *d, unsigned thread, bool forced, uint3
 	n->forced = forced;
 	n->enabled = enabled;
 	n->preemptions = (uint16_t)d->preemptions;
+	n->objects = (uint32_t)d->steps.n_objects;
 	n->sleep = d->sleep_sets ? d->sleep & enabled : 0;
-	for (uint32_t m = n->sleep; m; m &= m - 1)
+	for (uint32_t m = n->sleep; m; m &= m - 1) {
 		n->first[lowest(m)] = d->sleep_step[lowest(m)];
+		n->known[lowest(m)] = d->sleep_known[lowest(m)];
+	}
 	uint32_t can = allowed(d, n) & ~n->sleep;
 	if (!can) {   /* everything here is explored elsewhere */
 		d->n_nodes--;
