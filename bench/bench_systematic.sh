@@ -29,7 +29,7 @@ for s in counter spsc_ring treiber_stack ms_queue hash_set; do
 				"$build/${s}_fixed_replay" --systematic $flags > "$tmp/out" 2> "$tmp/err"
 				rc=$?
 				if [ "$rc" = 2 ]; then   # e.g. spsc_ring runs 2 threads only
-					echo "| ${s}_fixed | $threads x $ops | $bound | $mode | n/a: $(tail -1 "$tmp/err" | sed 's/weft-systematic: //') | | | |"
+					echo "| ${s}_fixed | $threads x $ops | $bound | $mode | n/a: $(head -1 "$tmp/err" | sed 's/weft-systematic: //') | | | |"
 					continue
 				fi
 				count=$(sed -n 's/^explored \([0-9]*\) executions.*/\1/p' "$tmp/out")

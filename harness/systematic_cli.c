@@ -177,7 +177,7 @@ static void print_bounds(const harness_systematic_options *o, const weft_target 
 	if (o->preemptions == HARNESS_DFS_UNBOUNDED)
 		printf("no preemption bound, ");
 	else
-		printf("at most %u preemptions, ", o->preemptions);
+		printf("at most %u preemption%s, ", o->preemptions, o->preemptions == 1 ? "" : "s");
 	printf("partial-order reduction %s\n", o->reduce ? "on" : "off");
 }
 
