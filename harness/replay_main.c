@@ -14,12 +14,15 @@
 #include <sys/stat.h>
 
 #include "weft/run.h"
+#include "systematic.h"
 
 enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2 };
 
 /* X(field, flag, takes_value, help) */
 #define REPLAY_OPTIONS(X)                                                              \
 	X(help, "--help", 0, "print this help and exit")                                \
+	X(systematic, "--systematic", 0, "explore every interleaving within bounds instead " \
+					 "(options: --systematic --help)")              \
 	X(trace, "--trace", 0, "print the report of every input, passing ones too")     \
 	X(hash, "--hash", 0, "print '<trace hash> <verdict> <preemptions> <file>' per input") \
 	X(complexity, "--complexity", 0, "print '(preemptions, switches, operations, threads) "  \
@@ -269,6 +272,9 @@ int main(int argc, char **argv)
 {
 	replay_state st = { .opt = { .expect = "pass" } };
 	int first_path = argc;
+	for (int i = 1; i < argc; i++)   /* systematic mode has its own options */
+		if (strcmp(argv[i], "--systematic") == 0)
+			return harness_systematic_main(argc, argv, i, weft_fuzz_target());
 	for (int i = 1; i < argc; i++) {
 		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == 0) {
 			first_path = i + (strcmp(argv[i], "--") == 0);

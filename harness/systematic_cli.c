@@ -1,0 +1,330 @@
+/*
+ * harness/systematic_cli.c - `NAME_replay --systematic [options]`: the command
+ * line of systematic mode (systematic.h), the glue that prints.
+ *
+ * Output.  stdout, deterministic (no times): a line naming the bounds, then
+ * either "explored N executions (M scenarios): all N interleavings are fine",
+ * or "FAIL after N executions ..." with the standard report and the failure
+ * written as an input file, replayed here once to check it fails the same way
+ * (same verdict, same trace hash) before saying so.  stderr: progress every
+ * 10^5 runs and the rate at the end.  Options are defined once, in
+ * SYSTEMATIC_OPTIONS, which generates the parser and --help.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runner_internal.h"
+#include "systematic.h"
+
+enum systematic_exit {
+	SYSTEMATIC_EXIT_FINE = 0,        /* every interleaving within the bounds passed */
+	SYSTEMATIC_EXIT_FAILED = 1,      /* a failure was found (and written) */
+	SYSTEMATIC_EXIT_USAGE = 2,       /* bad usage or an error */
+	SYSTEMATIC_EXIT_INCOMPLETE = 3,  /* --max-executions reached, no failure so far */
+};
+
+#define PROGRESS_EVERY 100000
+#define MAX_BOUND 64
+#define MAX_ARG_VALUES 16
+
+/* X(field, flag, value name or "", help) */
+#define SYSTEMATIC_OPTIONS(X)                                                           \
+	X(help, "--help", "", "print this help and exit")                              \
+	X(threads, "--threads", "A..B", "thread counts to explore, or one count A "        \
+					"(default: the target's minimum)")                 \
+	X(ops, "--ops", "N", "operations per thread: every count from 1 to N (default 2)") \
+	X(args, "--args", "LO..HI", "clip every argument's range to LO..HI "               \
+				    "(default: each range's two lowest values)")           \
+	X(preemptions, "--preemptions", "C", "explore with at most c preemptions for "      \
+					     "c = 0, 1, ..., C in turn (default: no bound)") \
+	X(no_reduction, "--no-reduction", "", "run every interleaving (no partial-order " \
+						"reduction)")                              \
+	X(max_executions, "--max-executions", "N", "stop after N executions (default: no limit)") \
+	X(out, "--out", "FILE", "write the first failure there (default: NAME.VERDICT.bin)") \
+	X(quiet, "--quiet", "", "no progress and rate lines on stderr")
+
+typedef struct cli_options {
+#define X(field, flag, value, help) const char *field;
+	SYSTEMATIC_OPTIONS(X)
+#undef X
+} cli_options;
+
+static void usage(FILE *out, const char *argv0, const weft_target *t)
+{
+	fprintf(out, "usage: %s --systematic [options]\n"
+		"Explores every scenario and every interleaving of target '%s' within the\n"
+		"bounds, checking each execution with the same oracles as fuzzing; stops at the\n"
+		"first failure, prints its report and writes it as an input file that\n"
+		"%s_fuzz and %s_replay replay.  Scenarios run smallest first; with\n"
+		"--preemptions, bounds 0, 1, ... in turn, so a failure has the fewest preemptions.\n"
+		"Thread counts and operations are limited to the target's own bounds.\n"
+		"Exit status: 0 all interleavings fine, 1 a failure found, 2 bad usage or\n"
+		"error, 3 --max-executions reached first.\n\noptions:\n",
+		argv0, t->name, t->name, t->name);
+#define X(field, flag, value, help) \
+	fprintf(out, "  %-22s %s\n", value[0] ? flag "=" value : flag, help);
+	SYSTEMATIC_OPTIONS(X)
+#undef X
+}
+
+/* One "--flag" or "--flag=value"; 0, or -1 if unknown or malformed. */
+static int parse_option(cli_options *o, const char *arg)
+{
+#define X(field, flag, value, help)                                           \
+	{                                                                     \
+		size_t n = strlen(flag);                                      \
+		if (strncmp(arg, flag, n) == 0 && (arg[n] == 0 || arg[n] == '=')) { \
+			if ((arg[n] == '=') != (value[0] != 0) || (value[0] && !arg[n + 1])) \
+				return -1;                                    \
+			o->field = value[0] ? arg + n + 1 : "1";              \
+			return 0;                                             \
+		}                                                             \
+	}
+	SYSTEMATIC_OPTIONS(X)
+#undef X
+	return -1;
+}
+
+static int parse_i64(const char *s, const char **end, int64_t *v)
+{
+	char *e;
+	errno = 0;
+	long long x = strtoll(s, &e, 10);
+	if (e == s || errno)
+		return -1;
+	*v = x;
+	*end = e;
+	return 0;
+}
+
+/* "A..B" or "A" (then B = A); -1 if malformed or A > B. */
+static int parse_range(const char *s, int64_t *lo, int64_t *hi)
+{
+	const char *e;
+	if (parse_i64(s, &e, lo) != 0)
+		return -1;
+	if (*e == 0) {
+		*hi = *lo;
+		return 0;
+	}
+	if (strncmp(e, "..", 2) != 0 || parse_i64(e + 2, &e, hi) != 0 || *e)
+		return -1;
+	return *lo <= *hi ? 0 : -1;
+}
+
+static int parse_count(const char *s, int64_t min, int64_t max, int64_t *v)
+{
+	const char *e;
+	return parse_i64(s, &e, v) == 0 && !*e && *v >= min && *v <= max ? 0 : -1;
+}
+
+static int bad(const char *what)
+{
+	fprintf(stderr, "weft-systematic: %s (see --systematic --help)\n", what);
+	return -1;
+}
+
+/* The options as the explorer takes them; -1 (after a message) when they do not fit. */
+static int configure(harness_systematic_options *o, const cli_options *c, const harness_bounds *b)
+{
+	int64_t lo = b->min_threads, hi = b->min_threads, v;
+	memset(o, 0, sizeof *o);
+	if (c->threads && (parse_range(c->threads, &lo, &hi) != 0 || lo < b->min_threads ||
+			   hi > b->max_threads)) {
+		fprintf(stderr, "weft-systematic: the target runs %u..%u threads\n",
+			b->min_threads, b->max_threads);
+		return bad("--threads=A..B must be within them");
+	}
+	o->min_threads = (unsigned)lo;
+	o->max_threads = (unsigned)hi;
+	v = b->max_ops < 2 ? b->max_ops : 2;
+	if (c->ops && parse_count(c->ops, 1, b->max_ops, &v) != 0) {
+		fprintf(stderr, "weft-systematic: the target runs at most %u operations per thread\n",
+			b->max_ops);
+		return bad("--ops=N must be 1 to that");
+	}
+	o->max_ops = (unsigned)v;
+	o->clip_args = c->args != NULL;
+	if (c->args && (parse_range(c->args, &o->arg_lo, &o->arg_hi) != 0 ||
+			o->arg_hi - o->arg_lo >= MAX_ARG_VALUES))
+		return bad("--args=LO..HI must be a range of at most 16 values");
+	o->preemptions = HARNESS_DFS_UNBOUNDED;
+	if (c->preemptions) {
+		if (parse_count(c->preemptions, 0, MAX_BOUND, &v) != 0)
+			return bad("--preemptions=C must be 0 to 64");
+		o->preemptions = (unsigned)v;
+	}
+	if (c->max_executions) {
+		if (parse_count(c->max_executions, 1, INT64_MAX, &v) != 0)
+			return bad("--max-executions=N must be a positive number");
+		o->max_executions = (uint64_t)v;
+	}
+	o->reduce = c->no_reduction == NULL;
+	return 0;
+}
+
+static void print_bounds(const harness_systematic_options *o, const weft_target *t)
+{
+	printf("weft-systematic: %s, %u..%u threads, 1..%u operations per thread, ", t->name,
+	       o->min_threads, o->max_threads, o->max_ops);
+	if (o->clip_args)
+		printf("arguments within %" PRId64 "..%" PRId64 ", ", o->arg_lo, o->arg_hi);
+	else
+		printf("each argument's two lowest values, ");
+	if (o->preemptions == HARNESS_DFS_UNBOUNDED)
+		printf("no preemption bound, ");
+	else
+		printf("at most %u preemption%s, ", o->preemptions, o->preemptions == 1 ? "" : "s");
+	printf("partial-order reduction %s\n", o->reduce ? "on" : "off");
+}
+
+static void progress(void *ctx, const harness_systematic_stats *st)
+{
+	(void)ctx;
+	if (st->bound == HARNESS_DFS_UNBOUNDED)
+		fprintf(stderr, "weft-systematic: %" PRIu64 " executions, scenario %" PRIu64 "\n",
+			st->executions, st->scenario);
+	else
+		fprintf(stderr, "weft-systematic: %" PRIu64 " executions, bound %u, scenario %"
+			PRIu64 "\n", st->executions, st->bound, st->scenario);
+}
+
+/* The second line: runs that are not counted interleavings, if any. */
+static void print_runs(const harness_systematic_stats *st)
+{
+	if (st->executions == st->interleavings)
+		return;
+	printf("ran %" PRIu64 " executions in all: %" PRIu64 " again under a higher "
+	       "preemption bound, %" PRIu64 " redundant (equivalent to another, found by "
+	       "sleep sets)\n", st->executions, st->reruns, st->redundant);
+}
+
+static int write_bytes(const char *path, const uint8_t *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	size_t put = fwrite(data, 1, n, f);
+	return fclose(f) != 0 || put != n ? -1 : 0;
+}
+
+/* Write the failure as an input, replay it, and say whether it fails the same way. */
+static void write_failure(weft_runner *r, const harness_systematic_failure *f, const char *path)
+{
+	const weft_target *t = weft_runner_target(r);
+	uint8_t buf[8192];
+	size_t n = harness_scenario_encode(&f->scenario, t, harness_runner_bounds(r), buf, sizeof buf);
+	if (n == HARNESS_ENCODE_FAILED) {
+		printf("could not write the failure: the input format cannot express its scenario\n");
+		return;
+	}
+	if (write_bytes(path, buf, n) != 0) {
+		printf("could not write %s: %s\n", path, strerror(errno));
+		return;
+	}
+	weft_result res;
+	weft_verdict v = weft_runner_run(r, buf, n, &res);
+	if (v == f->verdict && res.trace_hash == f->result.trace_hash) {
+		printf("wrote %s (replays with %s_fuzz %s)\n", path, t->name, path);
+		return;
+	}
+	printf("wrote %s, but it does not replay to this failure (it gives %s, trace %016" PRIx64
+	       " instead of %016" PRIx64 ")%s\n", path, weft_verdict_name(v), res.trace_hash,
+	       f->result.trace_hash, f->expressible ? "" :
+	       ": the schedule switches, when a thread finishes, to another thread than the "
+	       "lowest-numbered runnable one, and the input format cannot say that");
+}
+
+static int report_outcome(weft_runner *r, harness_systematic_outcome out,
+			  const harness_systematic_stats *st, const harness_systematic_failure *f,
+			  const cli_options *c, const char *message)
+{
+	char path[512];
+	switch (out) {
+	case HARNESS_SYSTEMATIC_FINE:
+		printf("explored %" PRIu64 " executions (%" PRIu64 " scenarios): all %" PRIu64
+		       " interleavings are fine\n", st->interleavings, st->scenarios, st->interleavings);
+		print_runs(st);
+		return SYSTEMATIC_EXIT_FINE;
+	case HARNESS_SYSTEMATIC_FAILED:
+		printf("FAIL after %" PRIu64 " executions (scenario %" PRIu64 "): %s with %u "
+		       "preemption%s\n", st->executions, st->scenario, weft_verdict_name(f->verdict),
+		       f->result.preemptions, f->result.preemptions == 1 ? "" : "s");
+		weft_runner_report(r, stdout);
+		snprintf(path, sizeof path, "%s.%s.bin", weft_runner_target(r)->name,
+			 weft_verdict_name(f->verdict));
+		write_failure(r, f, c->out ? c->out : path);
+		return SYSTEMATIC_EXIT_FAILED;
+	case HARNESS_SYSTEMATIC_LIMIT:
+		printf("stopped after %" PRIu64 " executions (--max-executions, %" PRIu64
+		       " scenarios begun): no failure so far, the exploration is incomplete\n",
+		       st->executions, st->scenarios);
+		return SYSTEMATIC_EXIT_INCOMPLETE;
+	default:
+		fprintf(stderr, "weft-systematic: error: %s\n", message);
+		return SYSTEMATIC_EXIT_USAGE;
+	}
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int run(weft_runner *r, const cli_options *c)
+{
+	harness_systematic_options o;
+	if (configure(&o, c, harness_runner_bounds(r)) != 0)
+		return SYSTEMATIC_EXIT_USAGE;
+	o.progress = c->quiet ? NULL : progress;
+	o.progress_every = PROGRESS_EVERY;
+	print_bounds(&o, weft_runner_target(r));
+	fflush(stdout);
+	harness_systematic_stats st;
+	harness_systematic_failure *f = malloc(sizeof *f);
+	char message[256] = "out of memory";
+	double t0 = seconds_now();
+	harness_systematic_outcome out = f ? harness_systematic_explore(r, &o, &st, f, message,
+									 sizeof message)
+					   : HARNESS_SYSTEMATIC_ERROR;
+	double dt = seconds_now() - t0;
+	if (!c->quiet && f)
+		fprintf(stderr, "weft-systematic: %" PRIu64 " executions in %.2f s (%.0f executions/s)\n",
+			st.executions, dt, dt > 0 ? st.executions / dt : 0.0);
+	int rc = report_outcome(r, out, &st, f, c, message);
+	free(f);
+	return rc;
+}
+
+int harness_systematic_main(int argc, char **argv, int skip, const weft_target *target)
+{
+	cli_options c = { 0 };
+	for (int i = 1; i < argc; i++)
+		if (i != skip && parse_option(&c, argv[i]) != 0) {
+			fprintf(stderr, "weft-systematic: unknown or malformed option '%s' "
+				"(see --systematic --help)\n", argv[i]);
+			return SYSTEMATIC_EXIT_USAGE;
+		}
+	if (c.help) {
+		usage(stdout, argv[0], target);
+		return SYSTEMATIC_EXIT_FINE;
+	}
+	const char *problem = weft_target_problem(target);
+	if (problem) {
+		fprintf(stderr, "weft-systematic: target is malformed: %s\n", problem);
+		return SYSTEMATIC_EXIT_USAGE;
+	}
+	weft_runner *r = weft_runner_new(target);
+	if (!r) {
+		fprintf(stderr, "weft-systematic: out of memory creating the runner\n");
+		return SYSTEMATIC_EXIT_USAGE;
+	}
+	int rc = run(r, &c);
+	weft_runner_free(r);
+	return rc;
+}
