@@ -17,6 +17,7 @@
 #   - libweft.a carries no coverage instrumentation, whatever CFLAGS said; the edge count
 #     is printed (check_build only warns below 100: weft targets are small by design,
 #     the scheduler and the checker are deliberately not instrumented);
+#   - ClusterFuzzLite's .clusterfuzzlite/build.sh (same script) gives the fixed targets;
 #   - AFL++: afl-fuzz starts on each binary with no seeds but a dummy input ("All set
 #     and ready to roll", never "target binary crashed|terminated"), as check_build's
 #     35-second run does (here 2 s: the start is what it checks).
@@ -94,6 +95,16 @@ for combo in $combos; do
 	undefined) [ "$ubsan" -ge 168 ] && [ "$asan" -eq 0 ] ||
 		fail "counter_buggy has $ubsan UBSan and $asan ASan calls (check_build wants >= 168 and 0)" ;;
 	esac
+	if [ "$combo" = libfuzzer-address ]; then   # ClusterFuzzLite: the same build.sh, fixed variants
+		OUT=$tmp/out-cflite && mkdir -p "$OUT" && cp "$root/.clusterfuzzlite/build.sh" "$SRC/build.sh"
+		(cd "$SRC" && bash -eux "$SRC/build.sh") > "$tmp/build-cflite.log" 2>&1 ||
+			{ tail -20 "$tmp/build-cflite.log"; fail ".clusterfuzzlite/build.sh failed"; }
+		cp "$root/oss-fuzz/build.sh" "$SRC/build.sh"
+		[ "$(ls "$OUT" | grep -c '_fixed$')" -eq 5 ] && ! ls "$OUT" | grep -q _buggy ||
+			fail ".clusterfuzzlite/build.sh should give the 5 fixed targets only: $(ls "$OUT" | tr '\n' ' ')"
+		check_libfuzzer counter_fixed
+		echo "   .clusterfuzzlite/build.sh: the 5 fixed targets"
+	fi
 	echo "   10 targets: binaries, seed corpora, options; each starts under $engine; libweft uninstrumented; counter_buggy: ${edges:-n/a} edges, $asan ASan and $ubsan UBSan calls; $(( $(date +%s) - start )) s"
 done
 echo "oss-fuzz: build.sh passes the emulated build and check_build for: $combos"
