@@ -82,6 +82,9 @@ if [ "$engine" = afl ]; then
 	export AFL_SKIP_CPUFREQ=${AFL_SKIP_CPUFREQ:-1} AFL_NO_AFFINITY=${AFL_NO_AFFINITY:-1}
 	export AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=${AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES:-1}
 	export AFL_NO_UI=1 AFL_AUTORESUME=1
+	# afl-fuzz refuses sanitizer options that do not abort on an error.
+	export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0
+	export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:symbolize=0
 fi
 mkdir -p "$out/crashes" "$out/failures" "$out/logs" "$corpus" || die_usage "cannot create $out or $corpus"
 touch "$out/triaged" "$out/signatures"

@@ -24,6 +24,9 @@ export AFL_SKIP_CPUFREQ=1                      # no cpufreq governor to check in
 export AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 # core_pattern may pipe to a host program
 export AFL_NO_AFFINITY=1                       # a container may not own the core AFL picks
 export AFL_NO_UI=1 AFL_QUIET=1
+# afl-fuzz refuses sanitizer settings that do not abort (run_all.sh's do not).
+export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0
+export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:symbolize=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -50,8 +53,9 @@ find "$tmp/in" -size 0 -delete   # afl-fuzz refuses empty seeds
 echo "== afl-fuzz -s 1 until the first crash (at most 300 s)"
 start=$(date +%s)
 AFL_BENCH_UNTIL_CRASH=1 afl-fuzz -s 1 -V 300 -i "$tmp/in" -o "$tmp/out" -- "$fuzz" > "$tmp/fuzz.log" 2>&1
+status=$?
 crash=$(ls "$tmp"/out/default/crashes/id:* 2>/dev/null | head -n 1)
-[ -n "$crash" ] || { tr '\r' '\n' < "$tmp/fuzz.log" | tail -20; fail "afl-fuzz saved no crash in 300 s"; }
+[ -n "$crash" ] || { tr '\r' '\n' < "$tmp/fuzz.log" | tail -20; fail "afl-fuzz (exit $status) saved no crash"; }
 execs=$(sed -n 's/^execs_done *: //p' "$tmp/out/default/fuzzer_stats")
 echo "   crash saved after $(( $(date +%s) - start )) s, $execs executions: $(od -An -tx1 "$crash")"
 "$replay" --quiet --expect=linearizability "$crash" 2>/dev/null || fail "the crash does not replay as linearizability"
