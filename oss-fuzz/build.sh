@@ -30,6 +30,8 @@ cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=None -DWEFT_FUZZ=$fuzz \
 	-DWEFT_LIB_FUZZING_ENGINE="$engine" -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF
 cmake --build "$build" -j"$(nproc)"
 
+shopt -s nullglob
+: > "$WORK/empty-input"   # a target without seeds gets the empty input: its simplest run
 found=0
 for bin in "$build"/*"$suffix"; do
 	name=$(basename "$bin" "$suffix")
@@ -41,6 +43,7 @@ for bin in "$build"/*"$suffix"; do
 	if [ "${name%_fixed}" != "$name" ]; then
 		seeds+=("$src/corpus/$structure"/*.*.bin)
 	fi
+	[ ${#seeds[@]} -gt 0 ] || seeds=("$WORK/empty-input")
 	rm -f "$OUT/${name}_seed_corpus.zip"
 	zip -q -j "$OUT/${name}_seed_corpus.zip" "${seeds[@]}"
 	printf '[libfuzzer]\nmax_len = 256\n' > "$OUT/$name.options"

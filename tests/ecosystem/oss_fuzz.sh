@@ -9,7 +9,8 @@
 # CFLAGS (without -stdlib=libc++, which is not installed here), LIB_FUZZING_ENGINE =
 # -fsanitize=fuzzer or the AFL++ driver copied into WORK, CC/CXX = clang or
 # afl-clang-fast; then `bash -eux $SRC/build.sh`.  Checks on $OUT:
-#   - every target (5 structures x buggy/fixed) has its binary, seed corpus zip, options;
+#   - every target (at least the 5 structures x buggy/fixed) has its binary, seed corpus
+#     zip and options, and every binary in $OUT is checked as below;
 #   - libFuzzer: `NAME -seed=1337 -runs=4` prints "Done 4 runs" (check_startup_crash);
 #     the seed corpus replays without a crash (check_seed_corpus, -runs=0);
 #     calls into the sanitizer runtime as check_mixed_sanitizers counts them
@@ -79,13 +80,18 @@ for combo in $combos; do
 		{ tail -40 "$tmp/build-$combo.log"; fail "build.sh failed"; }
 	grep -E "warning:" "$tmp/build-$combo.log" | sort -u | head -5
 	echo "   built in $(( $(date +%s) - start )) s"
-	for t in $targets; do
-		for name in ${t}_buggy ${t}_fixed; do
-			for f in "$name" "${name}_seed_corpus.zip" "$name.options"; do
-				[ -s "$OUT/$f" ] || fail "\$OUT/$f missing"
-			done
-			if [ "$engine" = libfuzzer ]; then check_libfuzzer "$name"; else check_afl "$name"; fi
+	for t in $targets; do   # the built-in targets must be there; any other target is checked too
+		for name in ${t}_buggy ${t}_fixed; do [ -x "$OUT/$name" ] || fail "\$OUT/$name missing"; done
+	done
+	n=0
+	for bin in "$OUT"/*; do
+		name=$(basename "$bin")
+		case $name in *.*) continue ;; esac
+		for f in "${name}_seed_corpus.zip" "$name.options"; do
+			[ -s "$OUT/$f" ] || fail "\$OUT/$f missing"
 		done
+		if [ "$engine" = libfuzzer ]; then check_libfuzzer "$name"; else check_afl "$name"; fi
+		n=$((n + 1))
 	done
 	nm "$WORK/weft-build/libweft.a" | grep -q '__sancov\|__afl_' && fail "libweft.a is coverage-instrumented"
 	edges=$(sed -n 's/^INFO: Loaded 1 modules *(\([0-9]*\) .*/\1/p' "$tmp/counter_buggy.log")
@@ -105,6 +111,6 @@ for combo in $combos; do
 		check_libfuzzer counter_fixed
 		echo "   .clusterfuzzlite/build.sh: the 5 fixed targets"
 	fi
-	echo "   10 targets: binaries, seed corpora, options; each starts under $engine; libweft uninstrumented; counter_buggy: ${edges:-n/a} edges, $asan ASan and $ubsan UBSan calls; $(( $(date +%s) - start )) s"
+	echo "   $n targets: binaries, seed corpora, options; each starts under $engine; libweft uninstrumented; counter_buggy: ${edges:-n/a} edges, $asan ASan and $ubsan UBSan calls; $(( $(date +%s) - start )) s"
 done
 echo "oss-fuzz: build.sh passes the emulated build and check_build for: $combos"
