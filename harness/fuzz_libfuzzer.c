@@ -11,6 +11,13 @@
  * ASSERT_REGEX), so a crash is titled by its verdict and target rather than
  * "deadly signal"; and, when the environment variable WEFT_REPORT_JSON names
  * a file, the report as JSON in that file (overwritten) for tools.
+ *
+ * The same file is the AFL++ entry point (linked with libAFLDriver.a, persistent
+ * mode) and any $LIB_FUZZING_ENGINE's (cmake/WeftFuzzEngine.cmake).  Hook for
+ * interleaving feedback (issue 7): AFL++ ignores libFuzzer's extra-counters section
+ * (__libfuzzer_extra_counters), so feedback given that way must reach AFL++ some
+ * other way, e.g. as real code edges: a switch on the feature index here, in this
+ * instrumented file, hits one edge per value.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -4,12 +4,14 @@
 #   gcc        ASan + UBSan
 #   clang      plain, with libFuzzer  (adds the fuzzing tests)
 #   clang      ASan + UBSan, with libFuzzer
+# then, once, the ecosystem stage (tests/ecosystem/): AFL++ end to end, OSS-Fuzz's build
+# emulated (libFuzzer+ASan, libFuzzer+UBSan, AFL+++ASan), the installed package.
 # Build trees go under build/ (or $WEFT_BUILD_ROOT).  Exit status 0 only if all pass.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 builds=${WEFT_BUILD_ROOT:-$root/build}
 jobs=$(nproc 2>/dev/null || echo 2)
-for tool in cmake gcc clang; do
+for tool in cmake gcc clang afl-fuzz zip unzip pkg-config; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "run_all: '$tool' not found (see README: Requirements)"; exit 2; }
 done
 
@@ -34,4 +36,8 @@ run_suite gcc gcc OFF
 run_suite gcc-asan gcc ON
 run_suite clang clang OFF
 run_suite clang-asan clang ON
-echo "run_all: all four suites passed"
+echo "=== ecosystem: AFL++, OSS-Fuzz build (emulated), installed package ==="
+sh "$root/tests/ecosystem/afl.sh" "$builds/afl"
+sh "$root/tests/ecosystem/oss_fuzz.sh"
+sh "$root/tests/ecosystem/install.sh"
+echo "run_all: all four suites and the ecosystem stage passed"

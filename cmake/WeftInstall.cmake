@@ -1,0 +1,44 @@
+# cmake/WeftInstall.cmake - what `cmake --install` puts where, for find_package(weft)
+# and pkg-config.
+#
+#   lib/libweft.a                       the library (never coverage-instrumented)
+#   include/weft/*.h                    the public headers
+#   share/weft/harness/*.c              the glue a fuzz target is compiled with: the
+#                                       fuzz entry point and the standalone replay main,
+#                                       compiled in the user's build with the user's
+#                                       flags (so the entry point gets their coverage and
+#                                       sanitizers, and no prebuilt main fights the engine's)
+#   lib/cmake/weft/                     weftConfig.cmake (+ version), the exported target
+#                                       weft::weft, weft_add_fuzz_target(), the engine rules
+#   lib/pkgconfig/weft.pc               for Makefiles: cflags, libs, harnessdir
+#   bin/weft-check                      the standalone history checker
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(weft_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
+set(weft_harness_dir ${CMAKE_INSTALL_DATADIR}/weft/harness)
+
+# The build tree keeps its absolute include path; the installed target uses include/.
+set_target_properties(weft PROPERTIES INTERFACE_INCLUDE_DIRECTORIES
+                      "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>")
+target_include_directories(weft PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+
+install(TARGETS weft EXPORT weftTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS weft-check RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY include/weft DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES harness/fuzz_libfuzzer.c harness/replay_main.c DESTINATION ${weft_harness_dir})
+install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${weft_cmake_dir})
+
+configure_package_config_file(cmake/weftConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
+  INSTALL_DESTINATION ${weft_cmake_dir} PATH_VARS weft_harness_dir)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)   # 0.x: a minor version may change the API
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
+              cmake/WeftFuzzEngine.cmake cmake/WeftAddFuzzTarget.cmake
+              cmake/afl_instrument_nothing.txt
+        DESTINATION ${weft_cmake_dir})
+
+configure_file(cmake/weft.pc.in ${CMAKE_CURRENT_BINARY_DIR}/weft.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weft.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

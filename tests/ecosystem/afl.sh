@@ -1,0 +1,81 @@
+#!/bin/sh
+# tests/ecosystem/afl.sh [BUILD_DIR] - AFL++ end to end on the buggy counter.
+#
+#   1. every target builds with afl-clang-fast (CC=afl-clang-fast, libAFLDriver.a found
+#      by cmake/WeftFuzzEngine.cmake) in persistent mode; libweft carries no AFL
+#      instrumentation, the targets do;
+#   2. afl-fuzz (-s 1, from the counter's seeds) runs until its first crash
+#      (AFL_BENCH_UNTIL_CRASH), capped at 300 s: a crash must be saved, and it must
+#      replay as a linearizability failure;
+#   3. afl-tmin shrinks that crash, and a longer known crash
+#      (counter_long_crash.bin, 5 bytes, 3 operations); each result still fails and is no
+#      longer; weft's --simplify then reaches the minimal interleaving libFuzzer reaches
+#      (tests/pipeline.sh): complexity (1, 1, 2, 2), the bytes 05, and exactly the report
+#      tests/golden/counter_buggy.report.
+# The AFL_* variables below are what a container needs (README: AFL++).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-${WEFT_BUILD_ROOT:-$root/build}/afl}
+fail() { echo "FAIL (afl): $*"; exit 1; }
+for tool in afl-clang-fast afl-clang-fast++ afl-fuzz afl-tmin; do
+	command -v "$tool" >/dev/null 2>&1 || fail "$tool not found (apt-get install afl++)"
+done
+export AFL_SKIP_CPUFREQ=1                      # no cpufreq governor to check in a container
+export AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 # core_pattern may pipe to a host program
+export AFL_NO_AFFINITY=1                       # a container may not own the core AFL picks
+export AFL_NO_UI=1 AFL_QUIET=1
+# afl-fuzz refuses sanitizer settings that do not abort (run_all.sh's do not).
+export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0
+export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:symbolize=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "== building every target with afl-clang-fast into $build"
+CC=afl-clang-fast CXX=afl-clang-fast++ cmake -S "$root" -B "$build" -DWEFT_BUILD_TESTS=OFF \
+	-DWEFT_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$tmp/configure.log" 2>&1 ||
+	{ cat "$tmp/configure.log"; fail "configure"; }
+cmake --build "$build" -j 2 > "$tmp/build.log" 2>&1 || { tail -30 "$tmp/build.log"; fail "build"; }
+n=0
+for bin in "$build"/*_fuzz; do
+	grep -q '##SIG_AFL_PERSISTENT##' "$bin" || fail "$bin is not an AFL++ persistent-mode binary"
+	n=$((n + 1))
+done
+[ "$n" -ge 10 ] || fail "only $n fuzz binaries built"
+nm "$build/libweft.a" 2>/dev/null | grep -q '__afl_\|__sancov' && fail "libweft.a is coverage-instrumented"
+nm "$build/counter_buggy_fuzz" | grep -q '__afl_area_ptr' || fail "counter_buggy_fuzz has no AFL instrumentation"
+echo "   $n persistent-mode fuzz binaries; libweft.a uninstrumented"
+
+fuzz=$build/counter_buggy_fuzz replay=$build/counter_buggy_replay
+golden=$root/tests/golden/counter_buggy.report
+mkdir "$tmp/in"
+cp "$root"/corpus/counter/seed-*.bin "$tmp/in/"
+find "$tmp/in" -size 0 -delete   # afl-fuzz refuses empty seeds
+echo "== afl-fuzz -s 1 until the first crash (at most 300 s)"
+start=$(date +%s)
+AFL_BENCH_UNTIL_CRASH=1 afl-fuzz -s 1 -V 300 -i "$tmp/in" -o "$tmp/out" -- "$fuzz" > "$tmp/fuzz.log" 2>&1
+status=$?
+crash=$(ls "$tmp"/out/default/crashes/id:* 2>/dev/null | head -n 1)
+[ -n "$crash" ] || { tr '\r' '\n' < "$tmp/fuzz.log" | tail -20; fail "afl-fuzz (exit $status) saved no crash"; }
+execs=$(sed -n 's/^execs_done *: //p' "$tmp/out/default/fuzzer_stats")
+echo "   crash saved after $(( $(date +%s) - start )) s, $execs executions: $(od -An -tx1 "$crash")"
+"$replay" --quiet --expect=linearizability "$crash" 2>/dev/null || fail "the crash does not replay as linearizability"
+
+report() { "$replay" "$1" 2>&1 | grep -v '^weft-replay:\|^==weft== input '; }
+shrink() {  # shrink NAME FILE: afl-tmin, then --simplify, asserted
+	afl-tmin -i "$2" -o "$tmp/$1.tmin" -- "$fuzz" > "$tmp/$1.tmin.log" 2>&1 || { cat "$tmp/$1.tmin.log"; fail "afl-tmin on $1"; }
+	[ "$(wc -c < "$tmp/$1.tmin")" -le "$(wc -c < "$2")" ] || fail "afl-tmin made $1 longer"
+	c=$("$replay" --quiet --expect=linearizability --complexity "$tmp/$1.tmin" 2>/dev/null) ||
+		fail "afl-tmin's $1 result no longer fails with linearizability"
+	echo "   $1: $(od -An -tx1 "$2") -> afl-tmin $(od -An -tx1 "$tmp/$1.tmin"), $(echo "$c" | cut -d' ' -f1-4)"
+	"$replay" --quiet --simplify="$tmp/$1.min" "$tmp/$1.tmin" 2>/dev/null || fail "--simplify on $1"
+	c=$("$replay" --quiet --expect=linearizability --complexity "$tmp/$1.min" 2>/dev/null | cut -d' ' -f1-4)
+	[ "$c" = "(1, 1, 2, 2)" ] || fail "$1 simplified to $c, the minimum is (1, 1, 2, 2)"
+	[ "$(od -An -tx1 "$tmp/$1.min" | tr -d ' ')" = 05 ] || fail "$1 simplified to $(od -An -tx1 "$tmp/$1.min"), not 05"
+	report "$tmp/$1.min" > "$tmp/$1.report"
+	cmp -s "$tmp/$1.report" "$golden" || { diff "$golden" "$tmp/$1.report"; fail "$1's report differs from $golden"; }
+	echo "   $1: --simplify -> 05 (1, 1, 2, 2), report = $golden"
+}
+echo "== afl-tmin, then weft's simplifier"
+shrink afl-crash "$crash"
+shrink long-crash "$root/tests/ecosystem/counter_long_crash.bin"
+echo "afl: persistent builds, crash found and shrunk to the minimal interleaving"

@@ -1,0 +1,84 @@
+#!/bin/sh
+# tests/ecosystem/install.sh - weft as an installed package, used the way a user would.
+#
+#   1. weft is built (gcc) and `cmake --install`ed into a temporary prefix;
+#   2. examples/id_allocator, a separate project, finds it with find_package(weft 0.1)
+#      and weft_add_fuzz_target():
+#      - gcc: only the standalone replay builds; the buggy variant fails its reproducer
+#        (lost-id.linearizability.bin) with linearizability, the fixed one passes it;
+#      - clang: libFuzzer (-seed=1) finds the seeded bug; the crash replays as
+#        linearizability and --simplify reduces it to 05, (1, 1, 2, 2); the fixed
+#        variant survives 20,000 runs;
+#      - afl-clang-fast (when AFL++ is installed): a persistent-mode binary that crashes
+#        on the reproducer and not on the fixed variant;
+#   3. pkg-config: the replay built from weft.pc's cflags, libs and harnessdir works.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+example=$root/examples/id_allocator
+repro=$example/lost-id.linearizability.bin
+fail() { echo "FAIL (install): $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+
+echo "== cmake --install into a temporary prefix"
+cmake -S "$root" -B "$tmp/weft" -DCMAKE_C_COMPILER=gcc -DCMAKE_INSTALL_PREFIX="$prefix" \
+	-DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF > "$tmp/weft.log" 2>&1 &&
+	cmake --build "$tmp/weft" -j 2 --target weft weft-check >> "$tmp/weft.log" 2>&1 &&
+	cmake --install "$tmp/weft" >> "$tmp/weft.log" 2>&1 || { tail -30 "$tmp/weft.log"; fail "build or install"; }
+for f in lib/libweft.a include/weft/weft.h include/weft/run.h lib/cmake/weft/weftConfig.cmake \
+	lib/cmake/weft/weftConfigVersion.cmake lib/pkgconfig/weft.pc share/weft/harness/fuzz_libfuzzer.c \
+	share/weft/harness/replay_main.c bin/weft-check; do
+	[ -f "$prefix/$f" ] || fail "$f not installed"
+done
+
+build_example() {  # build_example NAME CC [CXX]: configure and build the example
+	dir=$tmp/example-$1
+	CC=$2 CXX=${3:-} cmake -S "$example" -B "$dir" -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/$1.log" 2>&1 &&
+		cmake --build "$dir" -j 2 >> "$tmp/$1.log" 2>&1 || { tail -30 "$tmp/$1.log"; fail "example with $2"; }
+	grep -E "warning:" "$tmp/$1.log" && fail "example with $2 has warnings"
+	return 0
+}
+
+echo "== example with gcc (standalone replay)"
+build_example gcc gcc
+ex=$tmp/example-gcc
+[ -x "$ex/id_allocator_buggy_replay" ] && [ ! -e "$ex/id_allocator_buggy_fuzz" ] || fail "gcc: want the replay binaries only"
+"$ex/id_allocator_buggy_replay" --quiet --expect=linearizability "$repro" 2>/dev/null || fail "buggy does not fail $repro"
+"$ex/id_allocator_fixed_replay" --quiet "$repro" 2>/dev/null || fail "fixed fails $repro"
+
+echo "== example with clang (libFuzzer)"
+build_example clang clang
+fx=$tmp/example-clang
+mkdir "$tmp/corpus"
+"$fx/id_allocator_buggy_fuzz" -seed=1 -runs=200000 -artifact_prefix="$tmp/" "$tmp/corpus" > "$tmp/fuzz.log" 2>&1 &&
+	fail "libFuzzer did not find the seeded bug in 200,000 runs"
+crash=$(ls "$tmp"/crash-* 2>/dev/null | head -n 1)
+[ -n "$crash" ] || { tail "$tmp/fuzz.log"; fail "no crash file"; }
+grep -q "^ASSERTION FAILED: weft: linearizability in id_allocator_buggy" "$tmp/fuzz.log" || fail "no weft report from the fuzz binary"
+"$ex/id_allocator_buggy_replay" --quiet --simplify="$tmp/min.bin" "$crash" 2>/dev/null || fail "--simplify"
+c=$("$ex/id_allocator_buggy_replay" --quiet --expect=linearizability --complexity "$tmp/min.bin" 2>/dev/null | cut -d' ' -f1-4)
+[ "$c" = "(1, 1, 2, 2)" ] && cmp -s "$tmp/min.bin" "$repro" || fail "simplified to $c $(od -An -tx1 "$tmp/min.bin"), not 05 (1, 1, 2, 2)"
+"$fx/id_allocator_fixed_fuzz" -seed=1 -runs=20000 "$tmp/corpus" > "$tmp/fixed.log" 2>&1 || { tail "$tmp/fixed.log"; fail "the fixed variant failed under libFuzzer"; }
+echo "   found after $(grep -o '^#[0-9]*' "$tmp/fuzz.log" | tail -n 1 | tr -d '#') runs, simplified to 05 (1, 1, 2, 2); fixed survives 20,000 runs"
+
+if command -v afl-clang-fast >/dev/null 2>&1; then
+	echo "== example with afl-clang-fast (AFL++)"
+	build_example afl afl-clang-fast afl-clang-fast++
+	ax=$tmp/example-afl
+	grep -q '##SIG_AFL_PERSISTENT##' "$ax/id_allocator_buggy_fuzz" || fail "AFL++ binary not in persistent mode"
+	"$ax/id_allocator_buggy_fuzz" "$repro" > "$tmp/afl.log" 2>&1 && fail "AFL++ binary did not crash on $repro"
+	grep -q "^ASSERTION FAILED: weft: linearizability" "$tmp/afl.log" || fail "no weft report from the AFL++ binary"
+	"$ax/id_allocator_fixed_fuzz" "$repro" > "$tmp/afl.log" 2>&1 || fail "AFL++ fixed binary crashed on $repro"
+else
+	echo "== afl-clang-fast not installed: AFL++ build of the example skipped"
+fi
+
+echo "== pkg-config"
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+harness=$(pkg-config --variable=harnessdir weft) || fail "pkg-config does not know weft"
+# shellcheck disable=SC2046
+gcc -std=gnu11 -Wall -Wextra $(pkg-config --cflags weft) "$example/id_allocator.c" "$harness/replay_main.c" \
+	$(pkg-config --libs weft) -o "$tmp/pc_replay" || fail "build with pkg-config flags"
+"$tmp/pc_replay" --quiet --expect=linearizability "$repro" 2>/dev/null || fail "pkg-config build does not fail $repro"
+echo "install: find_package(weft), weft_add_fuzz_target (gcc, clang, afl-clang-fast) and weft.pc work"
