@@ -106,10 +106,12 @@ for combo in $combos; do
 		(cd "$SRC" && bash -eux "$SRC/build.sh") > "$tmp/build-cflite.log" 2>&1 ||
 			{ tail -20 "$tmp/build-cflite.log"; fail ".clusterfuzzlite/build.sh failed"; }
 		cp "$root/oss-fuzz/build.sh" "$SRC/build.sh"
-		[ "$(ls "$OUT" | grep -c '_fixed$')" -eq 5 ] && ! ls "$OUT" | grep -q _buggy ||
-			fail ".clusterfuzzlite/build.sh should give the 5 fixed targets only: $(ls "$OUT" | tr '\n' ' ')"
+		# every fixed variant CMakeLists.txt declares, and no buggy one
+		n_fixed=$(grep -cE '^ *weft_add_(target|program)\([a-z_]+_fixed ' "$root/CMakeLists.txt")
+		[ "$(ls "$OUT" | grep -c '_fixed$')" -eq "$n_fixed" ] && ! ls "$OUT" | grep -q _buggy ||
+			fail ".clusterfuzzlite/build.sh should give the $n_fixed fixed targets only: $(ls "$OUT" | tr '\n' ' ')"
 		check_libfuzzer counter_fixed
-		echo "   .clusterfuzzlite/build.sh: the 5 fixed targets"
+		echo "   .clusterfuzzlite/build.sh: the $n_fixed fixed targets"
 	fi
 	echo "   $n targets: binaries, seed corpora, options; each starts under $engine; libweft uninstrumented; counter_buggy: ${edges:-n/a} edges, $asan ASan and $ubsan UBSan calls; $(( $(date +%s) - start )) s"
 done
