@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "weft/run.h"
-#include "systematic.h"
 
 enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2 };
 
@@ -274,7 +273,7 @@ int main(int argc, char **argv)
 	int first_path = argc;
 	for (int i = 1; i < argc; i++)   /* systematic mode has its own options */
 		if (strcmp(argv[i], "--systematic") == 0)
-			return harness_systematic_main(argc, argv, i, weft_fuzz_target());
+			return weft_systematic_main(argc, argv, i, weft_fuzz_target());
 	for (int i = 1; i < argc; i++) {
 		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == 0) {
 			first_path = i + (strcmp(argv[i], "--") == 0);

@@ -328,3 +328,9 @@ int harness_systematic_main(int argc, char **argv, int skip, const weft_target *
 	weft_runner_free(r);
 	return rc;
 }
+
+/* The public entry point (weft/run.h): replay_main.c is installed and must not need internal headers. */
+int weft_systematic_main(int argc, char **argv, int skip, const weft_target *target)
+{
+	return harness_systematic_main(argc, argv, skip, target);
+}

@@ -107,6 +107,13 @@ WEFT_API const weft_target *weft_runner_target(const weft_runner *runner);
 
 WEFT_API const char *weft_verdict_name(weft_verdict v);
 
+/*
+ * `NAME_replay --systematic ...`: explore every scenario and interleaving of
+ * `target` within the bounds the options give (harness/systematic_cli.c);
+ * argv[skip] is "--systematic".  Returns the process exit status.
+ */
+WEFT_API int weft_systematic_main(int argc, char **argv, int skip, const weft_target *target);
+
 #ifdef __cplusplus
 }
 #endif
