@@ -166,8 +166,9 @@ void report_format_event(char *buf, size_t cap, const report_case *c, const sche
 	case SCHED_EV_STALL:
 		snprintf(buf, cap, "!! no thread can run");
 		break;
-	case SCHED_EV_SPIN:
-		break;   /* the switch that follows says it */
+	case SCHED_EV_SPIN:   /* progress.c: past spin_limit quiet steps */
+		snprintf(buf, cap, "spins: shared memory unchanged");
+		break;
 	default:
 		format_access(buf, cap, e);
 	}
