@@ -191,7 +191,12 @@ static void print_scenario(FILE *out, const report_case *c)
 {
 	char call[96];
 	fprintf(out, "scenario:\n");
+	bool program = (c->target->flags & WEFT_TARGET_PROGRAM) != 0;
 	for (unsigned th = 0; th < c->result->n_threads; th++) {
+		if (program && th > 0) {   /* its code is whatever main gave pthread_create */
+			fprintf(out, "  thread %u: the program's pthread_create #%u\n", th, th);
+			continue;
+		}
 		fprintf(out, "  thread %u:", th);
 		const char *sep = " ";
 		for (unsigned i = 0; i < c->n_calls; i++) {
