@@ -22,7 +22,9 @@
  *
  * Every figure is the median (and the minimum) over REPS repetitions, once with
  * fibers and once with pthreads (each runner is made with WEFT_BACKEND set:
- * the benchmark overrides any value from the environment).  The pthread knobs
+ * the benchmark overrides any value from the environment).  The backends take
+ * turns within each repetition, so a noisy moment on a shared machine hits
+ * both columns rather than one.  The pthread knobs
  * WEFT_SPIN (hand-off spin, scheduler/handoff.h) and WEFT_PIN (workers follow
  * the controller's CPU, scheduler/pool.c) are printed first.
  *
@@ -299,20 +301,24 @@ static void bench_switch_point_rows(const bench_settings *set)
 	stat2 hot_s[N_BACKENDS], exec_s[N_BACKENDS];
 	weft_result res;
 	int runs = 0;
+	weft_runner *r[N_BACKENDS];
+	double v[N_BACKENDS][REPS], hot[N_BACKENDS][REPS];
 	for (int b = 0; b < N_BACKENDS; b++) {
-		weft_runner *r = new_runner(&bench_switch_point, backends[b]);
-		run_checked(r, input, sizeof input, &res);   /* warm-up: creates the threads */
-		double v[REPS], hot[REPS];
-		for (int k = 0; k < REPS; k++) {
+		r[b] = new_runner(&bench_switch_point, backends[b]);
+		run_checked(r[b], input, sizeof input, &res);   /* warm-up: creates the threads */
+	}
+	for (int k = 0; k < REPS; k++)
+		for (int b = 0; b < N_BACKENDS; b++) {
 			inside_ns = 0;
 			inside_loads = 0;
-			v[k] = time_runs(r, input, sizeof input, set->runs_a, 0, &res, &runs) /
-			       ((double)res.steps * runs);
-			hot[k] = inside_ns / (double)inside_loads;
+			v[b][k] = time_runs(r[b], input, sizeof input, set->runs_a, 0, &res, &runs) /
+				  ((double)res.steps * runs);
+			hot[b][k] = inside_ns / (double)inside_loads;
 		}
-		hot_s[b] = summarize(hot, REPS);
-		exec_s[b] = summarize(v, REPS);
-		weft_runner_free(r);
+	for (int b = 0; b < N_BACKENDS; b++) {
+		hot_s[b] = summarize(hot[b], REPS);
+		exec_s[b] = summarize(v[b], REPS);
+		weft_runner_free(r[b]);
 	}
 	char detail[160];
 	snprintf(detail, sizeof detail, "loop timed inside the op: %d x %d loads", 2 * runs,
@@ -356,15 +362,19 @@ static void bench_handoff_row(const bench_settings *set)
 	stat2 s[N_BACKENDS];
 	weft_result res;
 	int runs;
+	weft_runner *r[N_BACKENDS];
+	double v[N_BACKENDS][REPS];
 	for (int b = 0; b < N_BACKENDS; b++) {
-		weft_runner *r = new_runner(&bench_handoff, backends[b]);
-		run_checked(r, input, n, &res);
-		double v[REPS];
-		for (int k = 0; k < REPS; k++)
-			v[k] = time_runs(r, input, n, set->runs_b, set->min_ns, &res, &runs) /
-			       ((double)res.switches * runs);
-		s[b] = summarize(v, REPS);
-		weft_runner_free(r);
+		r[b] = new_runner(&bench_handoff, backends[b]);
+		run_checked(r[b], input, n, &res);
+	}
+	for (int k = 0; k < REPS; k++)
+		for (int b = 0; b < N_BACKENDS; b++)
+			v[b][k] = time_runs(r[b], input, n, set->runs_b, set->min_ns, &res, &runs) /
+				  ((double)res.switches * runs);
+	for (int b = 0; b < N_BACKENDS; b++) {
+		s[b] = summarize(v[b], REPS);
+		weft_runner_free(r[b]);
 	}
 	char detail[160];
 	snprintf(detail, sizeof detail, "%u switches (%u preemptions), %llu steps per execution",
@@ -407,27 +417,30 @@ static void bench_transfer_row(const bench_settings *set)
 	const sched_backend which[N_BACKENDS] = { SCHED_BACKEND_FIBER, SCHED_BACKEND_PTHREAD };
 	stat2 s[N_BACKENDS];
 	unsigned switches = 0;
+	static sched_pool pool[N_BACKENDS];
+	static sched_exec exec[N_BACKENDS];
+	double v[N_BACKENDS][REPS];
 	for (int b = 0; b < N_BACKENDS; b++) {
-		sched_pool pool;
-		sched_exec exec;
-		sched_pool_init(&pool, which[b]);
-		sched_exec_init(&exec, &pool);
-		double v[REPS];
-		for (int k = -1; k < REPS; k++) {   /* k = -1: warm-up */
+		sched_pool_init(&pool[b], which[b]);
+		sched_exec_init(&exec[b], &pool[b]);
+	}
+	for (int k = -1; k < REPS; k++)   /* k = -1: warm-up */
+		for (int b = 0; b < N_BACKENDS; b++) {
 			double t0 = now_ns();
 			int runs = 0;
 			do {
-				if (sched_exec_run(&exec, &cfg) != 0)
+				if (sched_exec_run(&exec[b], &cfg) != 0)
 					exit(2);
 				runs++;
 			} while (runs < set->runs_b || now_ns() - t0 < set->min_ns);
-			switches = exec.switches;
+			switches = exec[b].switches;
 			if (k >= 0)
-				v[k] = (now_ns() - t0) / ((double)exec.switches * runs);
+				v[b][k] = (now_ns() - t0) / ((double)exec[b].switches * runs);
 		}
-		s[b] = summarize(v, REPS);
-		sched_pool_destroy(&pool);
-		sched_exec_destroy(&exec);
+	for (int b = 0; b < N_BACKENDS; b++) {
+		s[b] = summarize(v[b], REPS);
+		sched_pool_destroy(&pool[b]);
+		sched_exec_destroy(&exec[b]);
 	}
 	char detail[160];
 	snprintf(detail, sizeof detail, "sched_exec_run, no runner: %u switches per execution",
@@ -453,17 +466,21 @@ static void bench_counter_rows(const bench_settings *set)
 		stat2 s[N_BACKENDS];
 		weft_result res;
 		int runs;
+		weft_runner *r[N_BACKENDS];
+		double v[N_BACKENDS][REPS];
 		for (int b = 0; b < N_BACKENDS; b++) {
-			weft_runner *r = new_runner(&bench_counter, backends[b]);
-			run_checked(r, cases[ci].data, cases[ci].size, &res);
-			double v[REPS];
-			for (int k = 0; k < REPS; k++) {
-				double t = time_runs(r, cases[ci].data, cases[ci].size, set->runs_c,
-						     set->min_ns, &res, &runs);
-				v[k] = runs * 1e9 / t;
+			r[b] = new_runner(&bench_counter, backends[b]);
+			run_checked(r[b], cases[ci].data, cases[ci].size, &res);
+		}
+		for (int k = 0; k < REPS; k++)
+			for (int b = 0; b < N_BACKENDS; b++) {
+				double t = time_runs(r[b], cases[ci].data, cases[ci].size,
+						     set->runs_c, set->min_ns, &res, &runs);
+				v[b][k] = runs * 1e9 / t;
 			}
-			s[b] = summarize(v, REPS);
-			weft_runner_free(r);
+		for (int b = 0; b < N_BACKENDS; b++) {
+			s[b] = summarize(v[b], REPS);
+			weft_runner_free(r[b]);
 		}
 		char detail[160];
 		snprintf(detail, sizeof detail,
