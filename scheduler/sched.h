@@ -7,14 +7,17 @@
  * backends give the same choices and traces: real pthreads handing a baton
  * to each other (handoff.h), or fibers, user-space contexts that all run on
  * the controlling thread (fiber.h), much faster.  Both hide behind one
- * operation, sched_transfer: "the CPU goes from A to B, A waits".  A managed thread runs its body (the
- * harness's list of operations) and stops only at switch points: the instrumented
- * atomics of <weft/atomic.h>, weft_yield(), and the start of each operation.
- * Each thread counts its switch points within its current operation; at the
- * step the strategy named (strategy.h) it is preempted, if another thread can
- * run, and the strategy picks the thread to switch to.  When a thread finishes, the lowest-numbered unfinished thread
- * runs next (a non-preemptive switch); when none is left, the controlling thread
- * gets the baton back and the execution is over: every worker is parked again.
+ * operation, sched_transfer: "the CPU goes from A to B, A waits".
+ *
+ * A managed thread runs its body (the harness's list of operations) and stops
+ * only at switch points: the instrumented atomics of <weft/atomic.h>,
+ * weft_yield(), and the start of each operation.  Each thread counts its
+ * switch points within its current operation; at the step the strategy named
+ * (strategy.h) it is preempted, if another thread can run, and the strategy
+ * picks the thread to switch to.  When a thread finishes, the lowest-numbered
+ * unfinished thread runs next (a non-preemptive switch); when none is left,
+ * the controlling thread gets the CPU back and the execution is over: every
+ * managed thread is parked again.
  *
  * A step budget bounds the switch points of one execution.  Past it the
  * execution is cut: each unfinished thread is resumed once and unwinds (longjmp)
