@@ -26,5 +26,7 @@ weft_verdict harness_runner_run_scenario(weft_runner *r, const harness_scenario 
 const harness_bounds *harness_runner_bounds(const weft_runner *r);
 /* The last execution's events (valid until the next run). */
 const sched_trace *harness_runner_trace(const weft_runner *r);
+/* How the runner's managed threads are made: chosen at creation (runner.c). */
+sched_backend harness_runner_backend(const weft_runner *r);
 
 #endif /* WEFT_HARNESS_RUNNER_INTERNAL_H */

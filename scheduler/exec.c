@@ -1,10 +1,11 @@
 /*
  * scheduler/exec.c - one managed execution, from the first hand-off to the last.
  *
- * The controlling thread (the fuzzer's) resets the execution, passes the baton to
- * thread 0 and sleeps on its own baton.  Threads run, switch at switch points
- * (switch_point.c) and, when their body returns, hand the baton to the
- * lowest-numbered unfinished thread; the last one hands it back to the
+ * The controlling thread (the fuzzer's) resets the execution and transfers the
+ * CPU to thread 0 (transfer.c: a baton hand-off or a fiber switch, whichever
+ * the pool's backend is; nothing here depends on which).  Threads run, switch
+ * at switch points (switch_point.c) and, when their body returns, transfer to
+ * the lowest-numbered unfinished thread; the last one transfers back to the
  * controller.  Nothing here allocates per execution except the trace's growth.
  *
  * Cutting (step budget): the thread that exhausts the budget marks the execution
@@ -92,8 +93,7 @@ int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 	reset_execution(exec, cfg);
 	sched_thread *first = exec->pool->threads[0];
 	exec->current = first;
-	sched_baton_pass(&first->baton);
-	sched_baton_wait(&exec->controller);
+	sched_transfer(exec->pool, NULL, first);
 	exec->current = NULL;
 	sched_pool_release_controller(exec->pool);
 	return 0;
@@ -182,8 +182,11 @@ static void finish_thread(sched_thread *self)
 	if (next && !exec->cut)
 		record_switch(exec, self, next, false);
 	exec->current = next;
-	/* After this pass the execution belongs to someone else: touch nothing. */
-	sched_baton_pass(next ? &next->baton : &exec->controller);
+	/*
+	 * After this the execution belongs to someone else: touch nothing.  It
+	 * returns when the next execution (or the pool's shutdown) starts us.
+	 */
+	sched_transfer(exec->pool, self, next);
 }
 
 void sched_thread_run(sched_thread *self)
@@ -225,8 +228,7 @@ __attribute__((noinline)) void sched_hand_off(sched_thread *self, sched_thread *
 	sched_exec *exec = self->exec;
 	record_switch(exec, self, next, preemptive);
 	exec->current = next;
-	sched_baton_pass(&next->baton);
-	sched_baton_wait(&self->baton);
+	sched_transfer(exec->pool, self, next);
 	if (exec->cut)
 		longjmp(self->unwind, 1);
 	sched_note_resumed(self);

@@ -1,5 +1,9 @@
 /*
- * scheduler/pool.c - the worker pthreads, created on first use and reused.
+ * scheduler/pool.c - the managed threads, created on first use and reused:
+ * worker pthreads, or fibers (handoff_fiber.c) when the pool's backend says so.
+ * Everything below about signals, fork and CPUs is about pthreads: fibers run
+ * on the controlling thread, survive fork and need no pinning, so a fiber pool
+ * makes no system call per execution.
  *
  * Why on first use: afl-fuzz forks the target after initialisation and a forked
  * child has only the forking thread, so workers made in LLVMFuzzerInitialize
@@ -52,12 +56,10 @@ static void pool_process_init(void)
 static void *worker_main(void *arg)
 {
 	sched_thread *self = arg;
-	for (;;) {
-		sched_baton_wait(&self->baton);
-		if (self->quit)
-			return NULL;
-		sched_thread_run(self);
-	}
+	sched_baton_wait(&self->baton);
+	while (!self->quit)
+		sched_thread_run(self);   /* ends in sched_transfer: waits for the next turn */
+	return NULL;
 }
 
 static int start_worker(sched_thread *t)
@@ -75,10 +77,11 @@ static int start_worker(sched_thread *t)
 	return rc == 0 ? 0 : -1;
 }
 
-void sched_pool_init(sched_pool *pool)
+void sched_pool_init(sched_pool *pool, sched_backend backend)
 {
 	pthread_once(&pool_once, pool_process_init);
 	memset(pool, 0, sizeof *pool);
+	pool->backend = backend;
 	pool->pinned_cpu = -1;
 	pool->fork_generation = atomic_load_explicit(&fork_generation, memory_order_relaxed);
 }
@@ -86,8 +89,8 @@ void sched_pool_init(sched_pool *pool)
 static void forget_workers_lost_in_fork(sched_pool *pool)
 {
 	unsigned gen = atomic_load_explicit(&fork_generation, memory_order_relaxed);
-	if (gen == pool->fork_generation)
-		return;
+	if (gen == pool->fork_generation || pool->backend == SCHED_BACKEND_FIBER)
+		return;   /* fibers are memory: the child has them all */
 	/* Their pthreads do not exist in this process; their memory is abandoned. */
 	pool->n_created = 0;
 	pool->fork_generation = gen;
@@ -114,7 +117,7 @@ static void follow(sched_pool *pool, int cpu)
 void sched_pool_hold_controller(sched_pool *pool)
 {
 	pool->controller_held = false;
-	if (!pinning_enabled)
+	if (!pinning_enabled || pool->backend == SCHED_BACKEND_FIBER)
 		return;
 	int cpu = sched_getcpu();
 	if (cpu < 0 || pthread_getaffinity_np(pthread_self(), sizeof pool->controller_mask,
@@ -135,6 +138,17 @@ void sched_pool_release_controller(sched_pool *pool)
 	pool->controller_held = false;
 }
 
+static int start_thread(sched_pool *pool, sched_thread *t)
+{
+	if (pool->backend == SCHED_BACKEND_FIBER)
+		return sched_fiber_worker_start(pool, t);
+	if (start_worker(t) != 0)
+		return -1;
+	if (pool->pinned_cpu >= 0)
+		pin_worker(t, pool->pinned_cpu);
+	return 0;
+}
+
 int sched_pool_reserve(sched_pool *pool, unsigned n)
 {
 	forget_workers_lost_in_fork(pool);
@@ -145,12 +159,11 @@ int sched_pool_reserve(sched_pool *pool, unsigned n)
 		sched_thread *t = mem;
 		memset(t, 0, sizeof *t);
 		t->id = pool->n_created;
-		if (start_worker(t) != 0) {
+		t->pool = pool;
+		if (start_thread(pool, t) != 0) {
 			free(t);
 			return -1;
 		}
-		if (pool->pinned_cpu >= 0)
-			pin_worker(t, pool->pinned_cpu);
 		pool->threads[pool->n_created++] = t;
 	}
 	return 0;
@@ -161,9 +174,13 @@ void sched_pool_destroy(sched_pool *pool)
 	forget_workers_lost_in_fork(pool);
 	for (unsigned i = 0; i < pool->n_created; i++) {
 		sched_thread *t = pool->threads[i];
-		t->quit = true;
-		sched_baton_pass(&t->baton);
-		pthread_join(t->pthread, NULL);
+		if (pool->backend == SCHED_BACKEND_FIBER) {
+			sched_fiber_worker_stop(pool, t);
+		} else {
+			t->quit = true;
+			sched_baton_pass(&t->baton);
+			pthread_join(t->pthread, NULL);
+		}
 		free(t);
 		pool->threads[i] = NULL;
 	}

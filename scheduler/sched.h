@@ -1,25 +1,33 @@
 /*
  * scheduler/sched.h - the managed-thread scheduler, seen from the harness.
  *
- * Design.  An execution runs N managed threads, real pthreads from a pool that is
- * created on first use and reused by every later execution.  Exactly one of them,
- * or the controlling thread that started the execution, runs at any moment: the
- * one holding the baton (handoff.h).  A managed thread runs its body (the
- * harness's list of operations) and stops only at switch points: the instrumented
- * atomics of <weft/atomic.h>, weft_yield(), and the start of each operation.
- * Each thread counts its switch points within its current operation; at the
- * step the strategy named (strategy.h) it is preempted, if another thread can
- * run, and the strategy picks the thread to switch to.  When a thread finishes, the lowest-numbered unfinished thread
- * runs next (a non-preemptive switch); when none is left, the controlling thread
- * gets the baton back and the execution is over: every worker is parked again.
+ * Design.  An execution runs N managed threads from a pool that is created on
+ * first use and reused by every later execution.  Exactly one of them, or the
+ * controlling thread that started the execution, runs at any moment.  Two
+ * backends give the same choices and traces: real pthreads handing a baton
+ * to each other (handoff.h), or fibers, user-space contexts that all run on
+ * the controlling thread (fiber.h), much faster.  Both hide behind one
+ * operation, sched_transfer: "the CPU goes from A to B, A waits".
+ *
+ * A managed thread runs its body (the harness's list of operations) and stops
+ * only at switch points: the instrumented atomics of <weft/atomic.h>,
+ * weft_yield(), and the start of each operation.  Each thread counts its
+ * switch points within its current operation; at the step the strategy named
+ * (strategy.h) it is preempted, if another thread can run, and the strategy
+ * picks the thread to switch to.  When a thread finishes, the lowest-numbered
+ * unfinished thread runs next (a non-preemptive switch); when none is left,
+ * the controlling thread gets the CPU back and the execution is over: every
+ * managed thread is parked again.
  *
  * A step budget bounds the switch points of one execution.  Past it the
  * execution is cut: each unfinished thread is resumed once and unwinds (longjmp)
  * straight back to its worker loop, leaving its current operation pending.
  *
  * Files: strategy.h (the decision interface), trace.c (the event log),
- * pool.c (worker threads), exec.c (one execution), switch_point.c (the hot path),
- * handoff_futex.c (the baton).  Nothing here knows targets, bytes or oracles.
+ * pool.c (the managed threads), exec.c (one execution), switch_point.c (the
+ * hot path), transfer.c (the hand-off, either backend), handoff_futex.c (the
+ * pthread baton), handoff_fiber.c (fiber workers), fiber_switch.c (the stack
+ * switch).  Nothing here knows targets, bytes or oracles.
  */
 #ifndef WEFT_SCHED_H
 #define WEFT_SCHED_H
@@ -35,6 +43,7 @@
 #include <stdint.h>
 
 #include "weft/atomic.h"
+#include "fiber.h"
 #include "handoff.h"
 #include "strategy.h"
 #include "trace.h"
@@ -43,6 +52,16 @@
 #define SCHED_MAX_SYNC 64          /* blocking objects one execution may touch */
 
 struct sched_exec;
+struct sched_pool;
+
+/*
+ * How managed threads are made and switched; chosen per pool (the harness
+ * decides per runner: harness/runner.c), never changes a choice or a trace.
+ */
+typedef enum sched_backend {
+	SCHED_BACKEND_PTHREAD,    /* one pthread per managed thread, futex baton */
+	SCHED_BACKEND_FIBER,      /* one fiber per managed thread, on the controller */
+} sched_backend;
 
 /* Why an execution stopped before every thread returned. */
 enum sched_stop {
@@ -114,14 +133,19 @@ struct weft_impl_thread {
 	void *retval;
 	bool quit;                  /* pool shutting down */
 	jmp_buf unwind;             /* where a cut execution sends the thread */
-	pthread_t pthread;
+	struct sched_pool *pool;    /* the pool it belongs to */
+	pthread_t pthread;          /* SCHED_BACKEND_PTHREAD: its worker */
+	sched_fiber fiber;          /* SCHED_BACKEND_FIBER: its context and stack */
 };
 typedef struct weft_impl_thread sched_thread;
 
 typedef struct sched_pool {
 	sched_thread *threads[SCHED_MAX_THREADS];
 	unsigned n_created;
-	unsigned fork_generation;   /* workers do not survive fork(); see pool.c */
+	sched_backend backend;
+	sched_baton controller;     /* pthreads: the controlling thread's own baton */
+	sched_fiber controller_fiber;   /* fibers: the controlling thread's saved context */
+	unsigned fork_generation;   /* pthread workers do not survive fork(); see pool.c */
 	int pinned_cpu;             /* CPU the workers are pinned to, -1 = none */
 	bool controller_held;       /* controller pinned for the current execution */
 	cpu_set_t controller_mask;  /* its own affinity, restored after the execution */
@@ -165,7 +189,6 @@ typedef struct sched_exec {
 	unsigned switches;          /* all switches between managed threads */
 	bool cut;                   /* step budget exhausted: threads unwind */
 	sched_trace trace;
-	sched_baton controller;     /* the controlling thread's own baton */
 } sched_exec;
 
 /*
@@ -177,18 +200,31 @@ typedef struct sched_exec {
 extern _Thread_local jmp_buf *sched_replay_jump;
 
 /* ---- pool.c ---- */
-void sched_pool_init(sched_pool *pool);
+void sched_pool_init(sched_pool *pool, sched_backend backend);
 /* Make sure `n` workers exist (creating them is the only slow part); 0 or -1. */
 int sched_pool_reserve(sched_pool *pool, unsigned n);
 /*
  * Around one execution, on the controlling thread: keep the workers and the
  * controller on the CPU the controller runs on now, then give the controller its
- * own affinity back (see pool.c for why).  A few system calls per execution.
+ * own affinity back (see pool.c for why).  A few system calls per execution,
+ * pthreads only: fibers run on the controller anyway, these do nothing.
  */
 void sched_pool_hold_controller(sched_pool *pool);
 void sched_pool_release_controller(sched_pool *pool);
 /* Stop and join every worker.  Only between executions. */
 void sched_pool_destroy(sched_pool *pool);
+
+/* ---- transfer.c, handoff_fiber.c ---- */
+/*
+ * The one hand-off: the CPU goes from `from` to `to` (NULL = the controlling
+ * thread) and `from` waits until someone transfers to it again.  pthreads:
+ * pass `to`'s baton, wait on `from`'s.  Fibers: switch stacks.  Either way,
+ * on return weft_impl_current is `from` again on the running OS thread.
+ */
+void sched_transfer(sched_pool *pool, sched_thread *from, sched_thread *to);
+/* Fiber workers: make `t`'s context (its stack) and end it (handoff_fiber.c). */
+int sched_fiber_worker_start(sched_pool *pool, sched_thread *t);
+void sched_fiber_worker_stop(sched_pool *pool, sched_thread *t);
 
 /* ---- exec.c ---- */
 void sched_exec_init(sched_exec *exec, sched_pool *pool);

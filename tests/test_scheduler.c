@@ -2,7 +2,10 @@
  * tests/test_scheduler.c - the managed-thread scheduler's promises:
  *   - exactly one OS thread runs managed code at a time (never two);
  *   - the bytes' schedule is followed exactly (golden report of the counter);
- *   - workers are pooled and reused, with the fuzzer's signals blocked;
+ *   - managed threads are pooled and reused (as many stacks as threads, never
+ *     more); pthread workers have the fuzzer's signals blocked; fibers all run
+ *     on the controlling thread (WEFT_BACKEND picks the backend: ctest runs
+ *     this test under both);
  *   - a runaway execution ends by the step budget with pending operations,
  *     and the next execution starts clean;
  *   - no switch happens inside weft_atomic_begin/end;
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "harness/runner_internal.h"
 #include "weft/run.h"
 #include "weft/weft.h"
 
@@ -29,9 +33,30 @@ typedef struct probe {
 static pthread_t seen_threads[64];
 static unsigned n_seen_threads;
 static int saw_unblocked_signal;
+/*
+ * One frame address per stack seen: frames of one shallow operation lie within
+ * a few KiB of each other, distinct stacks (pthread stacks, fiber stacks) at
+ * least 256 KiB apart.  The frame address, not a local's: ASan may move
+ * locals to its fake stack.
+ */
+#define SAME_STACK_DISTANCE (64 * 1024)
+static uintptr_t seen_stacks[64];
+static unsigned n_seen_stacks;
+
+static void note_stack(uintptr_t frame)
+{
+	for (unsigned i = 0; i < n_seen_stacks; i++) {
+		uintptr_t d = frame > seen_stacks[i] ? frame - seen_stacks[i] : seen_stacks[i] - frame;
+		if (d < SAME_STACK_DISTANCE)
+			return;
+	}
+	if (n_seen_stacks < 64)
+		seen_stacks[n_seen_stacks++] = frame;
+}
 
 static void note_worker(void)
 {
+	note_stack((uintptr_t)__builtin_frame_address(0));
 	pthread_t self = pthread_self();
 	for (unsigned i = 0; i < n_seen_threads; i++)
 		if (pthread_equal(seen_threads[i], self))
@@ -117,10 +142,21 @@ static void test_one_thread_at_a_time_and_pooled(void)
 	}
 	CHECK(failures == 0, "%u executions saw two threads at once", failures);
 	CHECK(preempted > 100, "only %u of 300 executions preempted: the test tests nothing", preempted);
-	CHECK(n_seen_threads <= 4, "%u distinct worker pthreads for at most 4 threads: not reused",
-	      n_seen_threads);
-	CHECK(n_seen_threads >= 2, "only %u workers seen", n_seen_threads);
-	CHECK(!saw_unblocked_signal, "a worker had a fuzzer signal unblocked");
+	CHECK(n_seen_stacks <= 4, "%u distinct stacks for at most 4 threads: not reused",
+	      n_seen_stacks);
+	CHECK(n_seen_stacks >= 2, "only %u stacks seen", n_seen_stacks);
+	if (harness_runner_backend(r) == SCHED_BACKEND_PTHREAD) {
+		CHECK(n_seen_threads <= 4, "%u distinct worker pthreads for at most 4 threads: "
+		      "not reused", n_seen_threads);
+		CHECK(n_seen_threads >= 2, "only %u workers seen", n_seen_threads);
+		CHECK(!saw_unblocked_signal, "a worker had a fuzzer signal unblocked");
+	} else {
+		CHECK(n_seen_threads == 1 && pthread_equal(seen_threads[0], pthread_self()),
+		      "fibers ran on %u OS threads, want the controlling thread only",
+		      n_seen_threads);
+	}
+	fprintf(stderr, "test_scheduler: backend %s, %u stacks, %u OS threads\n",
+		weft_runner_backend(r), n_seen_stacks, n_seen_threads);
 	weft_runner_free(r);
 }
 

@@ -151,11 +151,20 @@ typedef struct weft_target {
 	unsigned obstruction_free_steps;
 	/* Condition waits may wake up spuriously (a choice of the input); 0 = never. */
 	int spurious_wakeups;
-	/* WEFT_TARGET_PROGRAM: made by WEFT_PROGRAM_TARGET (below); set by nothing else. */
+	/* WEFT_TARGET_* below. */
 	unsigned flags;
 } weft_target;
 
+/* Made by WEFT_PROGRAM_TARGET (below); set by nothing else. */
 #define WEFT_TARGET_PROGRAM 1u
+/*
+ * The target needs each managed thread to be a real OS thread: it uses
+ * thread-local storage (_Thread_local, pthread_getspecific) or thread identity
+ * (pthread_self, gettid), or more than 256 KiB of stack in an operation.
+ * Without it weft may run every managed thread as a fiber on the calling
+ * thread (the same interleavings, much faster; weft/run.h: weft_runner_backend).
+ */
+#define WEFT_TARGET_REAL_THREADS 2u
 
 /*
  * WEFT_FUZZ_TARGET(t): names the weft_target a fuzz or replay binary runs.  Put it
