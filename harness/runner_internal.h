@@ -10,6 +10,7 @@
 #ifndef WEFT_HARNESS_RUNNER_INTERNAL_H
 #define WEFT_HARNESS_RUNNER_INTERNAL_H
 
+#include "weft/check.h"
 #include "weft/run.h"
 #include "scenario.h"
 #include "../scheduler/sched.h"
@@ -26,5 +27,15 @@ weft_verdict harness_runner_run_scenario(weft_runner *r, const harness_scenario 
 const harness_bounds *harness_runner_bounds(const weft_runner *r);
 /* The last execution's events (valid until the next run). */
 const sched_trace *harness_runner_trace(const weft_runner *r);
+/*
+ * Judge a history recorded outside the scheduler (stress.c: real parallel
+ * threads): the oracle with the target's model (or the implementation,
+ * impl_model.c), then the target's validate on `instance`.  The history is
+ * copied into the runner; *message and *check (either may be NULL) point into
+ * it until its next run or check.
+ */
+weft_verdict harness_runner_check_history(weft_runner *r, void *instance, const weft_op_record *ops,
+					  size_t n, const char **message,
+					  const weft_check_result **check);
 
 #endif /* WEFT_HARNESS_RUNNER_INTERNAL_H */
