@@ -106,7 +106,7 @@ def ratio(a, b):
     if y == 0:
         return "?"
     r = x / y
-    text = "%.1f" % r if r >= 1 else "%.2f" % r
+    text = "%.1f" % r if r >= 1 else "%.2g" % r
     if xc:
         return "≥" + text
     if yc:

@@ -423,7 +423,7 @@ static void test_stress(void)
 	      weft_verdict_name(st.verdict));
 
 	/* the ordinary buggy counter: depends on the machine, printed only */
-	o = options(HARNESS_EXPLORE_STRESS, 1, 0, 100000);
+	o = options(HARNESS_EXPLORE_STRESS, 1, 0, 20000);
 	harness_explore_outcome out = explore(&buggy, &o, &st);
 	fprintf(stderr, "  stress on the buggy counter (not asserted: real threads must overlap "
 		"within nanoseconds): %s after %llu executions\n",
