@@ -150,7 +150,7 @@ def main():
         "`uniform`: uniform over interleavings, estimated; `stress`: real parallel threads, no "
         "scheduler), each on random scenarios from the seed (`harness/explore.h`). "
         "Seconds: wall clock of the whole process (for `fuzz`, libFuzzer's start-up above and "
-        "its crash handling are included). Median and p90: nearest rank over the seeds; "
+        "its crash handling are included; its stack trace is not symbolized). Median and p90: nearest rank over the seeds; "
         "a run that did not find the bug counts as at least the cap.\n\n")
 
     # fuzz-nofeedback vs fuzz: identical run for run means the knob does nothing yet
