@@ -22,6 +22,8 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(help, "--help", 0, "print this help and exit")                                \
 	X(systematic, "--systematic", 0, "explore every interleaving within bounds instead " \
 					 "(options: --systematic --help)")              \
+	X(explore, "--explore", 1, "search with a baseline strategy instead: random, pct, " \
+				   "uniform, bytes, stress (options: --explore --help)") \
 	X(trace, "--trace", 0, "print the report of every input, passing ones too")     \
 	X(hash, "--hash", 0, "print '<trace hash> <verdict> <preemptions> <file>' per input") \
 	X(complexity, "--complexity", 0, "print '(preemptions, switches, operations, threads) "  \
@@ -274,6 +276,9 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++)   /* systematic mode has its own options */
 		if (strcmp(argv[i], "--systematic") == 0)
 			return weft_systematic_main(argc, argv, i, weft_fuzz_target());
+	for (int i = 1; i < argc; i++)   /* so has explore mode */
+		if (strncmp(argv[i], "--explore", 9) == 0 && (argv[i][9] == '=' || !argv[i][9]))
+			return weft_explore_main(argc, argv, i, weft_fuzz_target());
 	for (int i = 1; i < argc; i++) {
 		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == 0) {
 			first_path = i + (strcmp(argv[i], "--") == 0);

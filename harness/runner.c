@@ -459,6 +459,25 @@ const sched_trace *harness_runner_trace(const weft_runner *r)
 	return &r->exec.trace;
 }
 
+weft_verdict harness_runner_check_history(weft_runner *r, void *instance, const weft_op_record *ops,
+					  size_t n, const char **message,
+					  const weft_check_result **check)
+{
+	r->message[0] = 0;
+	r->n_history = n < HARNESS_MAX_CALLS + 1 ? n : HARNESS_MAX_CALLS + 1;
+	memcpy(r->history, ops, r->n_history * sizeof *ops);
+	weft_verdict v = not_linearizable(r) ? WEFT_FAIL_LINEARIZABILITY : WEFT_PASS;
+	weft_history h = { r->history, r->n_history };
+	if (v == WEFT_PASS && r->target->validate &&
+	    r->target->validate(instance, &h, r->message, sizeof r->message) != 0)
+		v = WEFT_FAIL_VALIDATION;
+	if (message)
+		*message = r->message;
+	if (check)
+		*check = &r->check;
+	return v;
+}
+
 /* Keep a copy of the last execution's trace (capacity is reused). */
 static int save_trace(weft_runner *r)
 {

@@ -10,6 +10,7 @@
 #ifndef WEFT_HARNESS_RUNNER_INTERNAL_H
 #define WEFT_HARNESS_RUNNER_INTERNAL_H
 
+#include "weft/check.h"
 #include "weft/run.h"
 #include "scenario.h"
 #include "../scheduler/sched.h"
@@ -28,5 +29,15 @@ const harness_bounds *harness_runner_bounds(const weft_runner *r);
 const sched_trace *harness_runner_trace(const weft_runner *r);
 /* How the runner's managed threads are made: chosen at creation (runner.c). */
 sched_backend harness_runner_backend(const weft_runner *r);
+/*
+ * Judge a history recorded outside the scheduler (stress.c: real parallel
+ * threads): the oracle with the target's model (or the implementation,
+ * impl_model.c), then the target's validate on `instance`.  The history is
+ * copied into the runner; *message and *check (either may be NULL) point into
+ * it until its next run or check.
+ */
+weft_verdict harness_runner_check_history(weft_runner *r, void *instance, const weft_op_record *ops,
+					  size_t n, const char **message,
+					  const weft_check_result **check);
 
 #endif /* WEFT_HARNESS_RUNNER_INTERNAL_H */

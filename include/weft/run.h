@@ -121,6 +121,14 @@ WEFT_API const char *weft_verdict_name(weft_verdict v);
  */
 WEFT_API int weft_systematic_main(int argc, char **argv, int skip, const weft_target *target);
 
+/*
+ * `NAME_replay --explore=STRATEGY ...`: search `target` for a failure with a
+ * baseline strategy (random walk, PCT, uniform, random bytes, stress) until
+ * the first failure or a cap (harness/explore_cli.c); argv[skip] is the
+ * --explore flag.  Returns the process exit status.
+ */
+WEFT_API int weft_explore_main(int argc, char **argv, int skip, const weft_target *target);
+
 #ifdef __cplusplus
 }
 #endif

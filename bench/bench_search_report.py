@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""bench/bench_search_report.py RESULTS.tsv [--key value ...] - the markdown report of
+bench/bench_search.sh (which calls it; see there).
+
+RESULTS.tsv: one line per run, tab-separated:
+  target strategy seed status executions seconds verdict note
+status: found (executions and seconds to the first failure), cap (no failure within
+CAP executions), timeout (killed at TIME_CAP seconds), na (the strategy cannot run
+the target; note says why).
+
+Statistics per target x strategy over the seeds: nearest-rank median and p90 of the
+executions and of the seconds; a run that did not find the bug sorts after every run
+that did and counts as ">= CAP" (executions) or ">= its own time" (seconds), and a
+quantile that falls on one says so.  Executions per second: all executions of all
+runs over all their seconds.
+"""
+import argparse
+import csv
+import math
+import sys
+from collections import Counter, defaultdict
+
+HARD = ["treiber_stack", "ms_queue", "hash_set"]
+DEFAULT = "fuzz"
+
+
+def parse():
+    p = argparse.ArgumentParser()
+    p.add_argument("results")
+    for key in ["date", "commit", "compiler", "cpu", "nproc", "load", "backend", "seeds",
+                "cap", "time-cap", "startup", "jobs", "total", "strategies", "targets", "command"]:
+        p.add_argument("--" + key, default="?")
+    return p.parse_args()
+
+
+class Run:
+    def __init__(self, row):
+        self.target, self.strategy, self.seed, self.status = row[0], row[1], int(row[2]), row[3]
+        self.executions, self.seconds = int(row[4]), float(row[5])
+        self.verdict, self.note = row[6], row[7] if len(row) > 7 else "-"
+
+    @property
+    def found(self):
+        return self.status == "found"
+
+
+def rank(n, q):
+    """Nearest-rank index (0-based) of quantile q among n values."""
+    return max(0, math.ceil(q * n) - 1)
+
+
+def quantile(runs, q, key, cap):
+    """The q-quantile of key over runs; not-found runs sort last: (value, not found)."""
+    ordered = sorted(runs, key=lambda r: (not r.found, r.status == "timeout", key(r)))
+    r = ordered[rank(len(ordered), q)]
+    if r.found:
+        return key(r), False
+    return key(r), "timeout" if r.status == "timeout" else True
+
+
+def fmt_execs(value, capped, cap):
+    if capped == "timeout":
+        return "not found (time cap)"
+    if capped:
+        return "≥%s (cap)" % f"{cap:,}"
+    return f"{value:,}"
+
+
+def fmt_secs(value, capped):
+    text = "%.3f" % value if value < 10 else "%.1f" % value
+    return ("≥" + text + " (not found)") if capped else text
+
+
+class Cell:
+    def __init__(self, runs, cap):
+        self.runs = runs
+        self.cap = cap
+        self.na = all(r.status == "na" for r in runs)
+        live = [r for r in runs if r.status != "na"]
+        self.live = live
+        self.found = sum(r.found for r in live)
+        self.timeouts = sum(r.status == "timeout" for r in live)
+        if live:
+            self.med_e, self.med_e_capped = quantile(live, 0.5, lambda r: r.executions, cap)
+            self.p90_e, self.p90_e_capped = quantile(live, 0.9, lambda r: r.executions, cap)
+            self.med_s, self.med_s_capped = quantile(live, 0.5, lambda r: r.seconds, cap)
+            self.p90_s, self.p90_s_capped = quantile(live, 0.9, lambda r: r.seconds, cap)
+            secs = sum(r.seconds for r in live)
+            self.rate = sum(r.executions for r in live) / secs if secs > 0 else 0.0
+        self.verdicts = Counter(r.verdict for r in live if r.found)
+
+    def median_execs(self):
+        """(value, capped) or None."""
+        if self.na or not self.live:
+            return None
+        return self.med_e, self.med_e_capped
+
+
+def ratio(a, b):
+    """Text for median a / median b, each (value, capped) or None."""
+    if a is None or b is None:
+        return "n/a"
+    (x, xc), (y, yc) = a, b
+    if xc and yc:
+        return "? (neither found in the median)"
+    if y == 0:
+        return "?"
+    r = x / y
+    text = "%.1f" % r if r >= 1 else "%.2g" % r
+    if xc:
+        return "≥" + text
+    if yc:
+        return "≤" + text
+    return text
+
+
+def main():
+    a = parse()
+    cap = int(a.cap)
+    runs = []
+    with open(a.results) as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if row:
+                runs.append(Run(row))
+    targets = a.targets.split()
+    strategies = a.strategies.split()
+    by = defaultdict(list)
+    for r in runs:
+        by[(r.target, r.strategy)].append(r)
+    cells = {k: Cell(v, cap) for k, v in by.items()}
+    out = sys.stdout.write
+
+    out("# Search benchmark: executions and time to the first failure\n\n")
+    out("Written by `bench/bench_search.sh` (see `bench/README.md`); do not edit by hand.\n\n")
+    out("| | |\n|---|---|\n")
+    for k, v in [("date", a.date), ("git commit", a.commit), ("compiler", a.compiler),
+                 ("CPU", a.cpu), ("nproc", a.nproc), ("load average at start", a.load),
+                 ("scheduler backend", a.backend),
+                 ("seeds per cell", a.seeds), ("cap per run", f"{cap:,} executions or "
+                                                            f"{a.time_cap} s"),
+                 ("runs at a time", f"{a.jobs} (stress: 1)"),
+                 ("libFuzzer start-up (`-runs=0`)", f"{a.startup} s"),
+                 ("whole benchmark", f"{a.total} s"), ("command", f"`{a.command}`")]:
+        out(f"| {k} | {v} |\n")
+    out("\n")
+    out("Strategies: `fuzz` = libFuzzer (`NAME_buggy_fuzz -seed=S`, empty corpus, executions "
+        "from `stat::number_of_executed_units`); `fuzz-nofeedback` = the same with "
+        "`WEFT_FEEDBACK=none`; the others are `NAME_buggy_replay --explore=STRATEGY --seed=S` "
+        "(`bytes`: random inputs of 0-64 bytes; `random`: random walk; `pctD`: PCT with depth D; "
+        "`uniform`: uniform over interleavings, estimated; `stress`: real parallel threads, no "
+        "scheduler), each on random scenarios from the seed (`harness/explore.h`). "
+        "Seconds: wall clock of the whole process (for `fuzz`, libFuzzer's start-up above and "
+        "its crash handling are included; its stack trace is not symbolized). Median and p90: nearest rank over the seeds; "
+        "a run that did not find the bug counts as at least the cap.\n\n")
+
+    # fuzz-nofeedback vs fuzz: identical run for run means the knob does nothing yet
+    same = [t for t in targets
+            if (t, "fuzz") in by and (t, "fuzz-nofeedback") in by and
+            sorted((r.seed, r.status, r.executions) for r in by[(t, "fuzz")]) ==
+            sorted((r.seed, r.status, r.executions) for r in by[(t, "fuzz-nofeedback")])]
+    both = [t for t in targets if (t, "fuzz") in by and (t, "fuzz-nofeedback") in by]
+    if both and len(same) == len(both):
+        out("**`fuzz-nofeedback` equals `fuzz` run for run on every target**: `WEFT_FEEDBACK` "
+            "has no effect in this build (the interleaving-feedback feature has not landed in "
+            "it); its column is a placeholder until it does.\n\n")
+    elif both:
+        out("`fuzz-nofeedback` differs from `fuzz` on %d of %d targets: `WEFT_FEEDBACK=none` "
+            "changes the search in this build.\n\n" % (len(both) - len(same), len(both)))
+
+    # overview
+    out("## Overview: median executions to the first failure (seeds that found it)\n\n")
+    out("| target | " + " | ".join(strategies) + " |\n")
+    out("|---|" + "---:|" * len(strategies) + "\n")
+    for t in targets:
+        row = []
+        for s in strategies:
+            c = cells.get((t, s))
+            if c is None:
+                row.append("")
+            elif c.na:
+                row.append("n/a")
+            else:
+                v, capped = c.med_e, c.med_e_capped
+                txt = ("≥%s" % f"{cap:,}") if capped else f"{v:,}"
+                if capped == "timeout":
+                    txt = "timeout"
+                row.append(f"{txt} ({c.found}/{len(c.live)})")
+        out(f"| {t} | " + " | ".join(row) + " |\n")
+    out("\n")
+
+    # summary
+    out("## Summary\n\n")
+    hard = [t for t in HARD if t in targets]
+    if hard and any((t, DEFAULT) in cells for t in hard):
+        others = [s for s in strategies if s not in (DEFAULT, "fuzz-nofeedback")]
+        out("Ratio of median executions to the first failure, strategy / `fuzz`, on the harder "
+            "targets (≥: the strategy's median hit the cap, so the ratio is at least that; "
+            "≤: fuzz's did):\n\n")
+        out("| target | " + " | ".join(f"{s} / fuzz" for s in others) + " |\n")
+        out("|---|" + "---:|" * len(others) + "\n")
+        for t in hard:
+            base = cells[(t, DEFAULT)].median_execs() if (t, DEFAULT) in cells else None
+            out(f"| {t} | " + " | ".join(
+                ratio(cells[(t, s)].median_execs() if (t, s) in cells else None, base)
+                for s in others) + " |\n")
+        out("\n")
+    if any((t, DEFAULT) in cells for t in targets):
+        slow = []
+        for t in targets:
+            c = cells.get((t, DEFAULT))
+            if c is None:
+                continue
+            if c.found < len(c.live) or c.med_s_capped or c.med_s >= 1.0:
+                slow.append(f"{t} (median {fmt_secs(c.med_s, c.med_s_capped)} s, "
+                            f"found by {c.found}/{len(c.live)} seeds)")
+        if slow:
+            out("**Not every bug is found by the default strategy (`fuzz`) in a median under "
+                "1 s, by every seed**: " + "; ".join(slow) + ".\n\n")
+        else:
+            out("**Every bug is found by the default strategy (`fuzz`) by every seed, in a "
+                "median under 1 s** (wall clock, process start included).\n\n")
+    nas = sorted({(r.target, r.strategy, r.note) for r in runs if r.status == "na"})
+    if nas:
+        out("n/a cells: the strategy cannot run the target:\n\n")
+        for t, s, note in nas:
+            out(f"- {t}, {s}: {note}\n")
+        out("\n")
+    tos = [r for r in runs if r.status == "timeout"]
+    if tos:
+        out(f"{len(tos)} run(s) were killed at the {a.time_cap} s time cap and count as not "
+            "found: " + ", ".join(f"{r.target}/{r.strategy}/seed {r.seed}" for r in tos) + ".\n\n")
+
+    # per target
+    out("## Per target\n\n")
+    for t in targets:
+        out(f"### {t}\n\n")
+        out("| strategy | found | median executions | p90 executions | median s | p90 s | "
+            "executions/s | verdicts |\n")
+        out("|---|---:|---:|---:|---:|---:|---:|---|\n")
+        for s in strategies:
+            c = cells.get((t, s))
+            if c is None:
+                continue
+            if c.na:
+                out(f"| {s} | n/a | | | | | | {c.runs[0].note} |\n")
+                continue
+            verdicts = ", ".join(f"{v} ×{n}" for v, n in c.verdicts.most_common())
+            out(f"| {s} | {c.found}/{len(c.live)} | {fmt_execs(c.med_e, c.med_e_capped, cap)} | "
+                f"{fmt_execs(c.p90_e, c.p90_e_capped, cap)} | {fmt_secs(c.med_s, c.med_s_capped)} | "
+                f"{fmt_secs(c.p90_s, c.p90_s_capped)} | {c.rate:,.0f} | {verdicts} |\n")
+        out("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+/*
+ * harness/strategy_random.c - the random walk (strategy_baselines.h): every
+ * switch point, the next thread uniformly among the runnable ones.
+ */
+#include "strategy_baselines.h"
+
+static uint64_t walk_next_preemption(void *self, unsigned thread, uint32_t call, uint64_t step)
+{
+	harness_random_walk *w = self;
+	return harness_steps_next(&w->steps, thread, call, step);
+}
+
+static unsigned walk_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
+			  uint32_t runnable, bool forced)
+{
+	harness_random_walk *w = self;
+	(void)call;
+	(void)step;
+	uint32_t candidates = forced ? runnable : runnable | (1u << thread);
+	return harness_rng_member(&w->rng, candidates);
+}
+
+static uint64_t walk_choose(void *self, uint64_t bound)
+{
+	harness_random_walk *w = self;
+	return bound ? harness_rng_below(&w->rng, bound) : harness_rng_next(&w->rng);
+}
+
+void harness_random_walk_init(harness_random_walk *w, uint64_t seed)
+{
+	harness_rng_seed(&w->rng, seed, 1);
+	harness_steps_reset(&w->steps);
+}
+
+void harness_random_walk_start(harness_random_walk *w)
+{
+	harness_steps_reset(&w->steps);
+}
+
+sched_strategy harness_random_walk_strategy(harness_random_walk *w)
+{
+	sched_strategy s = {
+		.self = w,
+		.next_preemption = walk_next_preemption,
+		.pick = walk_pick,
+		.choose = walk_choose,
+	};
+	return s;
+}
