@@ -13,11 +13,21 @@
  * a file, the report as JSON in that file (overwritten) for tools.
  *
  * The same file is the AFL++ entry point (linked with libAFLDriver.a, persistent
- * mode) and any $LIB_FUZZING_ENGINE's (cmake/WeftFuzzEngine.cmake).  Hook for
- * interleaving feedback (issue 7): AFL++ ignores libFuzzer's extra-counters section
- * (__libfuzzer_extra_counters), so feedback given that way must reach AFL++ some
- * other way, e.g. as real code edges: a switch on the feature index here, in this
- * instrumented file, hits one edge per value.
+ * mode) and any $LIB_FUZZING_ENGINE's (cmake/WeftFuzzEngine.cmake).
+ *
+ * Interleaving feedback (issue 7; the features are defined in harness/feedback.h):
+ * after every execution the runner's features go to the fuzzer, each at
+ * (id % WEFT_FEEDBACK_MAP) with its count.  libFuzzer: a counter array in the
+ * __libfuzzer_extra_counters section, which libFuzzer clears before every input
+ * (TracePC::ResetMaps) and reads after it; we also clear the counters we set for
+ * the previous input, so nothing leaks between inputs under any driver.  AFL++
+ * ignores that section, so under afl-clang-fast (__AFL_COMPILER) each feature is
+ * a real code edge instead: feedback_edge() below switches on the index, one
+ * instrumented case per value, called once per occurrence (up to 128: AFL++
+ * buckets hit counts the way libFuzzer buckets counters).  libweft itself stays
+ * uninstrumented; these are the only edges weft adds.  WEFT_FEEDBACK (read once,
+ * weft_feedback_parse: none, all, or pairs,rf,outcome; default all) picks the kinds;
+ * a bad value stops the binary with exit status 2.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,9 +36,98 @@
 
 #include "weft/run.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static weft_runner *runner;
+
+/* ---- interleaving feedback ---- */
+
+#define WEFT_FEEDBACK_MAP 4096      /* counters (libFuzzer) or edges (AFL++) */
+#define WEFT_FEEDBACK_MAX 1024      /* features exported per execution */
+
+static unsigned feedback_kinds;
+static int feedback_ready;
+static weft_feature features[WEFT_FEEDBACK_MAX];
+
+/* WEFT_FEEDBACK, once: from LLVMFuzzerInitialize (an exit there is an ordinary
+ * exit, not libFuzzer's "fuzz target exited"), or the first input for drivers
+ * that do not call it. */
+static void feedback_setup(void)
+{
+	if (feedback_ready)
+		return;
+	feedback_ready = 1;
+	const char *spec = getenv("WEFT_FEEDBACK");
+	if (weft_feedback_parse(spec, &feedback_kinds) != 0) {
+		fprintf(stderr, "weft: WEFT_FEEDBACK=%s: expected none, all, or a comma-separated "
+			"list of pairs, rf, outcome\n", spec);
+		exit(2);
+	}
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	feedback_setup();
+	return 0;
+}
+
+#if defined(__AFL_COMPILER)
+/* One case per index, each a distinct block (the asm operand differs, so the
+ * compiler can neither merge the cases nor turn the switch into a table). */
+#define WEFT_EDGE1(n) case (n): __asm__ volatile("" : : "i"(n)); break;
+#define WEFT_EDGE4(n) WEFT_EDGE1(n) WEFT_EDGE1((n) + 1) WEFT_EDGE1((n) + 2) WEFT_EDGE1((n) + 3)
+#define WEFT_EDGE16(n) WEFT_EDGE4(n) WEFT_EDGE4((n) + 4) WEFT_EDGE4((n) + 8) WEFT_EDGE4((n) + 12)
+#define WEFT_EDGE64(n) WEFT_EDGE16(n) WEFT_EDGE16((n) + 16) WEFT_EDGE16((n) + 32) \
+	WEFT_EDGE16((n) + 48)
+#define WEFT_EDGE256(n) WEFT_EDGE64(n) WEFT_EDGE64((n) + 64) WEFT_EDGE64((n) + 128) \
+	WEFT_EDGE64((n) + 192)
+#define WEFT_EDGE1024(n) WEFT_EDGE256(n) WEFT_EDGE256((n) + 256) WEFT_EDGE256((n) + 512) \
+	WEFT_EDGE256((n) + 768)
+
+__attribute__((noinline)) static void feedback_edge(unsigned index)
+{
+	switch (index) {
+	WEFT_EDGE1024(0)
+	WEFT_EDGE1024(1024)
+	WEFT_EDGE1024(2048)
+	WEFT_EDGE1024(3072)
+	default: break;
+	}
+}
+
+static void export_feedback(weft_runner *r)
+{
+	size_t n = weft_runner_features(r, features, WEFT_FEEDBACK_MAX);
+	n = n < WEFT_FEEDBACK_MAX ? n : WEFT_FEEDBACK_MAX;
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t k = features[i].count < 128 ? features[i].count : 128; k > 0; k--)
+			feedback_edge(features[i].id % WEFT_FEEDBACK_MAP);
+}
+#else
+/* libFuzzer's extra counters: word-aligned (libFuzzer clears them word by word). */
+__attribute__((section("__libfuzzer_extra_counters"), used, aligned(64)))
+static uint8_t feedback_counters[WEFT_FEEDBACK_MAP];
+static uint16_t feedback_set[WEFT_FEEDBACK_MAX];   /* indices set for the last input */
+static size_t n_feedback_set;
+
+static void export_feedback(weft_runner *r)
+{
+	for (size_t i = 0; i < n_feedback_set; i++)
+		feedback_counters[feedback_set[i]] = 0;
+	size_t n = weft_runner_features(r, features, WEFT_FEEDBACK_MAX);
+	n = n < WEFT_FEEDBACK_MAX ? n : WEFT_FEEDBACK_MAX;
+	for (size_t i = 0; i < n; i++) {
+		uint16_t at = (uint16_t)(features[i].id % WEFT_FEEDBACK_MAP);
+		unsigned c = feedback_counters[at] + (features[i].count < 255 ? features[i].count : 255);
+		feedback_counters[at] = (uint8_t)(c < 255 ? c : 255);
+		feedback_set[i] = at;
+	}
+	n_feedback_set = n;
+}
+#endif
 
 /* At exit: how many checks gave up, so a campaign never hides its unknowns. */
 static void print_stats(void)
@@ -49,7 +148,8 @@ static weft_runner *fuzz_runner(void)
 			exit(2);
 		}
 		runner = weft_runner_new(weft_fuzz_target());
-		if (!runner) {
+		feedback_setup();
+		if (!runner || weft_runner_set_feedback(runner, feedback_kinds) != 0) {
 			fputs("weft: out of memory creating the runner\n", stderr);
 			abort();
 		}
@@ -111,7 +211,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	weft_runner *runner = fuzz_runner();
 	weft_result res;
-	if (weft_runner_run(runner, data, size, &res) != WEFT_PASS)
+	weft_verdict v = weft_runner_run(runner, data, size, &res);
+	if (feedback_kinds)
+		export_feedback(runner);
+	if (v != WEFT_PASS)
 		die_with_report(runner, &res);
 	return 0;
 }
