@@ -134,7 +134,8 @@ typedef struct weft_feature {
  * every later run.  Returns 0, or -1 when out of memory (feedback stays off). */
 WEFT_API int weft_runner_set_feedback(weft_runner *runner, unsigned kinds);
 /* The last run's features, sorted by kind then id, up to `cap` into out (may be
- * NULL when cap is 0); returns how many there are.  Cost: linear in the trace. */
+ * NULL when cap is 0); returns how many there are.  Each run computes them in
+ * time linear in its trace, with no allocation; this only copies. */
 WEFT_API size_t weft_runner_features(const weft_runner *runner, weft_feature *out, size_t cap);
 /* Parse a WEFT_FEEDBACK value: "none", "all", or a comma-separated list of
  * "pairs", "rf" (or "reads-from"), "outcome"; NULL or "" mean all.  Returns 0
