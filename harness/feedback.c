@@ -304,8 +304,17 @@ void harness_feedback_compute(harness_feedback *fb, unsigned kinds, const harnes
 		compute_outcome(fb, in);
 	/* the tables hold slot indices; they are dead once sorted (the next execution
 	 * has a new stamp), so the order can be the one callers see */
-	if (fb->n > 1)
+	if (fb->n > 16) {
 		qsort(fb->features, fb->n, sizeof fb->features[0], feature_order);
+		return;
+	}
+	for (size_t i = 1; i < fb->n; i++) {   /* a few features: insertion, no calls */
+		weft_feature f = fb->features[i];
+		size_t j = i;
+		for (; j > 0 && feature_order(&fb->features[j - 1], &f) > 0; j--)
+			fb->features[j] = fb->features[j - 1];
+		fb->features[j] = f;
+	}
 }
 
 size_t harness_feedback_get(const harness_feedback *fb, weft_feature *out, size_t cap)
