@@ -73,6 +73,15 @@ static size_t count_kind(const feature_set *s, weft_feedback_kind kind)
 	return n;
 }
 
+/* The feature (kind, id), or NULL. */
+static const weft_feature *find(const feature_set *s, weft_feedback_kind kind, uint32_t id)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->f[i].kind == kind && s->f[i].id == id)
+			return &s->f[i];
+	return NULL;
+}
+
 static uint64_t hash_set(uint64_t h, const feature_set *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
@@ -332,15 +341,6 @@ static void check_random(void)
 }
 
 #ifndef FEEDBACK_TREIBER
-/* The feature (kind, id), or NULL. */
-static const weft_feature *find(const feature_set *s, weft_feedback_kind kind, uint32_t id)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->f[i].kind == kind && s->f[i].id == id)
-			return &s->f[i];
-	return NULL;
-}
-
 /* The site id of the last execution's first event of `kind`, 0 if none. */
 static uint32_t site_of_kind(weft_runner *r, unsigned kind)
 {
@@ -444,9 +444,90 @@ static void check_treiber(void)
 }
 #endif
 
+/*
+ * A trace by hand: thread 0 stores to n objects (sites 1000 + i), then thread 1
+ * loads each (sites 5000 + i) - n reads-from features - and a preemption.  Checks
+ * the sorted order past the insertion-sort size, and the limits.
+ */
+static void check_synthetic(size_t n_objects)
+{
+	static sched_event ev[2 * 2000 + 2];
+	static char object[2000];
+	static weft_feature f[HARNESS_FEEDBACK_MAX_FEATURES + 1];
+	size_t n = 0;
+	for (size_t i = 0; i < n_objects; i++)
+		ev[n++] = (sched_event){ .kind = WEFT_ACCESS_STORE, .thread = 0,
+					 .site_id = 1000 + (uint32_t)i, .addr = &object[i] };
+	ev[n++] = (sched_event){ .kind = SCHED_EV_PREEMPT, .thread = 0, .other = 1 };
+	for (size_t i = 0; i < n_objects; i++)
+		ev[n++] = (sched_event){ .kind = WEFT_ACCESS_LOAD, .thread = 1,
+					 .site_id = 5000 + (uint32_t)i, .addr = &object[i] };
+	harness_feedback *fb = harness_feedback_new();
+	REQUIRE(fb, "harness_feedback_new");
+	harness_feedback_input in = { ev, n, NULL, 0, NULL, 0 };
+	harness_feedback_compute(fb, WEFT_FEEDBACK_ALL, &in);
+	size_t got = harness_feedback_get(fb, f, sizeof f / sizeof f[0]);
+	size_t tracked = n_objects < HARNESS_FEEDBACK_MAX_OBJECTS ? n_objects
+								 : HARNESS_FEEDBACK_MAX_OBJECTS;
+	/* the pair: thread 0 goes on nowhere, thread 1 resumes at its first load */
+	size_t want = 1 + tracked + 1;
+	CHECK(got == want, "%zu objects: %zu features, want %zu", n_objects, got, want);
+	CHECK(harness_feedback_dropped(fb) == n_objects - tracked, "%zu objects: %zu dropped",
+	      n_objects, harness_feedback_dropped(fb));
+	int sorted = 1;
+	for (size_t i = 1; i < got && i < sizeof f / sizeof f[0]; i++)
+		sorted &= f[i - 1].kind < f[i].kind ||
+			  (f[i - 1].kind == f[i].kind && f[i - 1].id < f[i].id);
+	CHECK(sorted, "%zu objects: features not sorted by kind, id", n_objects);
+	feature_set all = { .n = got < MAXF ? got : MAXF };
+	memcpy(all.f, f, all.n * sizeof f[0]);
+	CHECK(find(&all, WEFT_FEEDBACK_PAIRS,
+		   harness_feedback_pair_id(HARNESS_SWITCH_PREEMPT, 0, 5000)) != NULL,
+	      "%zu objects: the preemption pair", n_objects);
+	size_t found = 0;
+	for (size_t i = 0; i < tracked; i++)
+		found += find(&all, WEFT_FEEDBACK_READS_FROM,
+			      harness_feedback_rf_id(1000 + (uint32_t)i, 5000 + (uint32_t)i)) != NULL;
+	CHECK(found == tracked, "%zu objects: %zu of %zu reads-from features", n_objects, found,
+	      tracked);
+	harness_feedback_free(fb);
+}
+
+/* One object written by thread 0 and read by thread 1 at 1100 site pairs: 1100
+ * distinct reads-from features, of which the first 1024 are kept. */
+static void check_feature_limit(void)
+{
+	static sched_event ev[2200];
+	static weft_feature f[1100];
+	int object;
+	for (uint32_t i = 0; i < 1100; i++) {
+		ev[2 * i] = (sched_event){ .kind = WEFT_ACCESS_STORE, .thread = 0,
+					   .site_id = 1000 + i, .addr = &object };
+		ev[2 * i + 1] = (sched_event){ .kind = WEFT_ACCESS_LOAD, .thread = 1,
+					       .site_id = 5000 + i, .addr = &object };
+	}
+	harness_feedback *fb = harness_feedback_new();
+	REQUIRE(fb, "harness_feedback_new");
+	harness_feedback_input in = { ev, 2200, NULL, 0, NULL, 0 };
+	harness_feedback_compute(fb, WEFT_FEEDBACK_READS_FROM, &in);
+	size_t got = harness_feedback_get(fb, f, 1100);
+	CHECK(got == HARNESS_FEEDBACK_MAX_FEATURES && harness_feedback_dropped(fb) == 1100 - got,
+	      "1100 distinct features: %zu kept, %zu dropped", got, harness_feedback_dropped(fb));
+	/* the next execution starts empty */
+	harness_feedback_input none = { NULL, 0, NULL, 0, NULL, 0 };
+	harness_feedback_compute(fb, WEFT_FEEDBACK_ALL, &none);
+	got = harness_feedback_get(fb, f, 1100);
+	CHECK(got == 1 && f[0].kind == WEFT_FEEDBACK_OUTCOME && harness_feedback_dropped(fb) == 0,
+	      "an empty execution after a full one: %zu features", got);
+	harness_feedback_free(fb);
+}
+
 int main(void)
 {
+	check_feature_limit();
 	check_parse();
+	check_synthetic(40);     /* past the insertion sort */
+	check_synthetic(1000);   /* past the object table: the first 768 are tracked */
 #ifndef FEEDBACK_TREIBER
 	check_counter_exact();
 	check_kinds(NULL, 0);
