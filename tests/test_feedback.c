@@ -3,8 +3,8 @@
  * weft_runner_features API): exact features for hand-checked counter inputs,
  * the whole feature set against a naive implementation of the definitions
  * over random inputs, determinism (one runner, two runners, objects at other
- * addresses), each kind switchable, off by default, WEFT_FEEDBACK parsing, and
- * a golden hash of the features of 300 fixed inputs that every compiler and
+ * addresses), each kind switchable, off by default, WEFT_FEEDBACK parsing,
+ * hand-built traces for the order and the table limits, and a golden hash of the features of 300 fixed inputs that every compiler and
  * build (gcc, clang, ASan) must reproduce.
  *
  * Built twice: on the buggy counter (default) and, with FEEDBACK_TREIBER, on
