@@ -13,11 +13,21 @@
  * a file, the report as JSON in that file (overwritten) for tools.
  *
  * The same file is the AFL++ entry point (linked with libAFLDriver.a, persistent
- * mode) and any $LIB_FUZZING_ENGINE's (cmake/WeftFuzzEngine.cmake).  Hook for
- * interleaving feedback (issue 7): AFL++ ignores libFuzzer's extra-counters section
- * (__libfuzzer_extra_counters), so feedback given that way must reach AFL++ some
- * other way, e.g. as real code edges: a switch on the feature index here, in this
- * instrumented file, hits one edge per value.
+ * mode) and any $LIB_FUZZING_ENGINE's (cmake/WeftFuzzEngine.cmake).
+ *
+ * Interleaving feedback (issue 7; the features are defined in harness/feedback.h):
+ * after every execution the runner's features go to the fuzzer, each at
+ * (id % WEFT_FEEDBACK_MAP) with its count.  libFuzzer: a counter array in the
+ * __libfuzzer_extra_counters section, which libFuzzer clears before every input
+ * (TracePC::ResetMaps) and reads after it; we also clear the counters we set for
+ * the previous input, so nothing leaks between inputs under any driver.  AFL++
+ * ignores that section, so under afl-clang-fast (__AFL_COMPILER) each feature is
+ * a real code edge instead: feedback_edge() below switches on the index, one
+ * instrumented case per value, called once per occurrence (up to 128: AFL++
+ * buckets hit counts the way libFuzzer buckets counters).  libweft itself stays
+ * uninstrumented; these are the only edges weft adds.  WEFT_FEEDBACK (read once,
+ * weft_feedback_parse: none, all, or pairs,rf,outcome; default all) picks the kinds;
+ * a bad value stops the binary with exit status 2.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,9 +36,128 @@
 
 #include "weft/run.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static weft_runner *runner;
+
+/* ---- interleaving feedback ---- */
+
+#define WEFT_FEEDBACK_MAP 4096      /* counters (libFuzzer) or edges (AFL++) */
+#define WEFT_FEEDBACK_MAX 1024      /* features exported per execution */
+
+/* The export is not coverage-instrumented: its loops run once per feature, and
+ * their trip counts would reach libFuzzer as code-coverage features of their own,
+ * so a broken export would still look like feedback (noinline: the caller is
+ * instrumented, and coverage is added after inlining).  The features arrive through
+ * the counters (or, under AFL++, feedback_edge's cases) only. */
+#if defined(__clang__) && !defined(__AFL_COMPILER)
+#define WEFT_NO_COVERAGE __attribute__((no_sanitize("coverage"), noinline))
+#else
+#define WEFT_NO_COVERAGE
+#endif
+
+static unsigned feedback_kinds;
+static int feedback_ready;
+static weft_feature features[WEFT_FEEDBACK_MAX];
+
+/* WEFT_FEEDBACK, once: from LLVMFuzzerInitialize (an exit there is an ordinary
+ * exit, not libFuzzer's "fuzz target exited"), or the first input for drivers
+ * that do not call it. */
+static void feedback_setup(void)
+{
+	if (feedback_ready)
+		return;
+	feedback_ready = 1;
+	const char *spec = getenv("WEFT_FEEDBACK");
+	if (weft_feedback_parse(spec, &feedback_kinds) != 0) {
+		fprintf(stderr, "weft: WEFT_FEEDBACK=%s: expected none, all, or a comma-separated "
+			"list of pairs, rf, outcome\n", spec);
+		exit(2);
+	}
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	feedback_setup();
+	return 0;
+}
+
+#if defined(__AFL_COMPILER)
+/* One case per index, each a distinct block (the asm operand differs, so the
+ * compiler can neither merge the cases nor turn a switch into a table).  64
+ * functions of 64 cases, not one switch of 4096: AFL++'s pass takes minutes on
+ * one function that size, a second on these. */
+#define WEFT_EDGE1(n) case (n): __asm__ volatile("" : : "i"(n)); break;
+#define WEFT_EDGE4(n) WEFT_EDGE1(n) WEFT_EDGE1((n) + 1) WEFT_EDGE1((n) + 2) WEFT_EDGE1((n) + 3)
+#define WEFT_EDGE16(n) WEFT_EDGE4(n) WEFT_EDGE4((n) + 4) WEFT_EDGE4((n) + 8) WEFT_EDGE4((n) + 12)
+#define WEFT_EDGE64(n) WEFT_EDGE16(n) WEFT_EDGE16((n) + 16) WEFT_EDGE16((n) + 32) \
+	WEFT_EDGE16((n) + 48)
+#define WEFT_EDGE_FN(k) __attribute__((noinline)) static void feedback_edge_##k(unsigned i) \
+	{ switch (i) { WEFT_EDGE64(64 * (k)) default: break; } }
+#define WEFT_EDGE_FN4(a, b, c, d) WEFT_EDGE_FN(a) WEFT_EDGE_FN(b) WEFT_EDGE_FN(c) WEFT_EDGE_FN(d)
+WEFT_EDGE_FN4(0, 1, 2, 3) WEFT_EDGE_FN4(4, 5, 6, 7) WEFT_EDGE_FN4(8, 9, 10, 11)
+WEFT_EDGE_FN4(12, 13, 14, 15) WEFT_EDGE_FN4(16, 17, 18, 19) WEFT_EDGE_FN4(20, 21, 22, 23)
+WEFT_EDGE_FN4(24, 25, 26, 27) WEFT_EDGE_FN4(28, 29, 30, 31) WEFT_EDGE_FN4(32, 33, 34, 35)
+WEFT_EDGE_FN4(36, 37, 38, 39) WEFT_EDGE_FN4(40, 41, 42, 43) WEFT_EDGE_FN4(44, 45, 46, 47)
+WEFT_EDGE_FN4(48, 49, 50, 51) WEFT_EDGE_FN4(52, 53, 54, 55) WEFT_EDGE_FN4(56, 57, 58, 59)
+WEFT_EDGE_FN4(60, 61, 62, 63)
+#define WEFT_EDGE_REF4(a, b, c, d) feedback_edge_##a, feedback_edge_##b, feedback_edge_##c, \
+	feedback_edge_##d
+/* an indirect call: no extra edge per group, only the case's own */
+static void (*const feedback_edge_group[64])(unsigned) = {
+	WEFT_EDGE_REF4(0, 1, 2, 3), WEFT_EDGE_REF4(4, 5, 6, 7), WEFT_EDGE_REF4(8, 9, 10, 11),
+	WEFT_EDGE_REF4(12, 13, 14, 15), WEFT_EDGE_REF4(16, 17, 18, 19),
+	WEFT_EDGE_REF4(20, 21, 22, 23), WEFT_EDGE_REF4(24, 25, 26, 27),
+	WEFT_EDGE_REF4(28, 29, 30, 31), WEFT_EDGE_REF4(32, 33, 34, 35),
+	WEFT_EDGE_REF4(36, 37, 38, 39), WEFT_EDGE_REF4(40, 41, 42, 43),
+	WEFT_EDGE_REF4(44, 45, 46, 47), WEFT_EDGE_REF4(48, 49, 50, 51),
+	WEFT_EDGE_REF4(52, 53, 54, 55), WEFT_EDGE_REF4(56, 57, 58, 59),
+	WEFT_EDGE_REF4(60, 61, 62, 63),
+};
+_Static_assert(64 * 64 == WEFT_FEEDBACK_MAP, "one case per map index");
+
+static void feedback_edge(unsigned index)
+{
+	feedback_edge_group[index / 64 % 64](index);
+}
+
+static void export_feedback(weft_runner *r)
+{
+	if (!feedback_kinds)
+		return;
+	size_t n = weft_runner_features(r, features, WEFT_FEEDBACK_MAX);
+	n = n < WEFT_FEEDBACK_MAX ? n : WEFT_FEEDBACK_MAX;
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t k = features[i].count < 128 ? features[i].count : 128; k > 0; k--)
+			feedback_edge(features[i].id % WEFT_FEEDBACK_MAP);
+}
+#else
+/* libFuzzer's extra counters: word-aligned (libFuzzer clears them word by word). */
+__attribute__((section("__libfuzzer_extra_counters"), used, aligned(64)))
+static uint8_t feedback_counters[WEFT_FEEDBACK_MAP];
+static uint16_t feedback_set[WEFT_FEEDBACK_MAX];   /* indices set for the last input */
+static size_t n_feedback_set;
+
+WEFT_NO_COVERAGE static void export_feedback(weft_runner *r)
+{
+	if (!feedback_kinds)
+		return;
+	for (size_t i = 0; i < n_feedback_set; i++)
+		feedback_counters[feedback_set[i]] = 0;
+	size_t n = weft_runner_features(r, features, WEFT_FEEDBACK_MAX);
+	n = n < WEFT_FEEDBACK_MAX ? n : WEFT_FEEDBACK_MAX;
+	for (size_t i = 0; i < n; i++) {
+		uint16_t at = (uint16_t)(features[i].id % WEFT_FEEDBACK_MAP);
+		unsigned c = feedback_counters[at] + (features[i].count < 255 ? features[i].count : 255);
+		feedback_counters[at] = (uint8_t)(c < 255 ? c : 255);
+		feedback_set[i] = at;
+	}
+	n_feedback_set = n;
+}
+#endif
 
 /* At exit: how many checks gave up, so a campaign never hides its unknowns. */
 static void print_stats(void)
@@ -49,7 +178,8 @@ static weft_runner *fuzz_runner(void)
 			exit(2);
 		}
 		runner = weft_runner_new(weft_fuzz_target());
-		if (!runner) {
+		feedback_setup();
+		if (!runner || weft_runner_set_feedback(runner, feedback_kinds) != 0) {
 			fputs("weft: out of memory creating the runner\n", stderr);
 			abort();
 		}
@@ -111,7 +241,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	weft_runner *runner = fuzz_runner();
 	weft_result res;
-	if (weft_runner_run(runner, data, size, &res) != WEFT_PASS)
+	weft_verdict v = weft_runner_run(runner, data, size, &res);
+	export_feedback(runner);
+	if (v != WEFT_PASS)
 		die_with_report(runner, &res);
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "weft/check.h"
 #include "choice.h"
+#include "feedback.h"
 #include "impl_model.h"
 #include "scenario.h"
 #include "runner_internal.h"
@@ -41,6 +42,8 @@ struct weft_runner {
 	weft_runner_stats stats;
 	sched_event *saved;            /* a failing execution's trace, for the re-run check */
 	size_t n_saved, saved_cap;
+	harness_feedback *feedback;    /* NULL: no features computed (the default) */
+	unsigned feedback_kinds;
 };
 
 const char *weft_verdict_name(weft_verdict v)
@@ -130,6 +133,7 @@ void weft_runner_free(weft_runner *r)
 	sched_exec_destroy(&r->exec);
 	weft_checker_free(r->checker);
 	free(r->saved);
+	harness_feedback_free(r->feedback);
 	free(r);
 }
 
@@ -382,6 +386,29 @@ static void fill_result(weft_runner *r, weft_verdict v)
 	res->steps = r->exec.steps;
 	res->trace_hash = sched_trace_hash(&r->exec.trace);
 	res->message = r->message;
+	if (r->feedback) {   /* interleaving feedback, only when asked for (feedback.h) */
+		harness_feedback_input in = { r->exec.trace.events, r->exec.trace.n,
+			r->scenario.calls, r->scenario.n_calls, r->history, r->n_history };
+		harness_feedback_compute(r->feedback, r->feedback_kinds, &in);
+	}
+}
+
+int weft_runner_set_feedback(weft_runner *r, unsigned kinds)
+{
+	kinds &= WEFT_FEEDBACK_ALL;
+	if (kinds && !r->feedback && !(r->feedback = harness_feedback_new()))
+		return -1;
+	if (!kinds) {
+		harness_feedback_free(r->feedback);
+		r->feedback = NULL;
+	}
+	r->feedback_kinds = kinds;
+	return 0;
+}
+
+size_t weft_runner_features(const weft_runner *r, weft_feature *out, size_t cap)
+{
+	return r->feedback ? harness_feedback_get(r->feedback, out, cap) : 0;
 }
 
 /* Execute r->scenario under `strategy` and judge it; fills the per-input state. */

@@ -115,6 +115,41 @@ WEFT_API const weft_target *weft_runner_target(const weft_runner *runner);
 WEFT_API const char *weft_verdict_name(weft_verdict v);
 
 /*
+ * Interleaving feedback for the fuzzer (harness/feedback.h has the exact
+ * definitions).  Off by default: a runner computes features only after
+ * weft_runner_set_feedback asked for some kinds.  Ids are stable hashes of
+ * source sites (basename, line, access kind) and operation kinds, never of
+ * addresses: the same input gives the same ids in every process and build.
+ *   PAIRS       each switch: (how, where the thread left off, where the next resumed)
+ *   READS_FROM  each read of a value another thread wrote: (write site, read site)
+ *   OUTCOME     one per execution: a hash of every operation's result
+ */
+typedef enum weft_feedback_kind {
+	WEFT_FEEDBACK_PAIRS = 1,
+	WEFT_FEEDBACK_READS_FROM = 2,
+	WEFT_FEEDBACK_OUTCOME = 4,
+	WEFT_FEEDBACK_ALL = 7,
+} weft_feedback_kind;
+
+typedef struct weft_feature {
+	uint32_t id;             /* stable 32-bit hash; a fuzzer map takes id % its size */
+	uint32_t count;          /* occurrences in the execution (outcome: 1) */
+	weft_feedback_kind kind; /* one of PAIRS, READS_FROM, OUTCOME */
+} weft_feature;
+
+/* Compute these kinds (an OR of weft_feedback_kind; 0 = none, the default) after
+ * every later run.  Returns 0, or -1 when out of memory (feedback stays off). */
+WEFT_API int weft_runner_set_feedback(weft_runner *runner, unsigned kinds);
+/* The last run's features, sorted by kind then id, up to `cap` into out (may be
+ * NULL when cap is 0); returns how many there are.  Each run computes them in
+ * time linear in its trace, with no allocation; this only copies. */
+WEFT_API size_t weft_runner_features(const weft_runner *runner, weft_feature *out, size_t cap);
+/* Parse a WEFT_FEEDBACK value: "none", "all", or a comma-separated list of
+ * "pairs", "rf" (or "reads-from"), "outcome"; NULL or "" mean all.  Returns 0
+ * and sets *kinds, or -1 (bad value; *kinds unchanged). */
+WEFT_API int weft_feedback_parse(const char *spec, unsigned *kinds);
+
+/*
  * `NAME_replay --systematic ...`: explore every scenario and interleaving of
  * `target` within the bounds the options give (harness/systematic_cli.c);
  * argv[skip] is "--systematic".  Returns the process exit status.

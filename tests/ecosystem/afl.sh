@@ -11,7 +11,12 @@
 #      (counter_long_crash.bin, 5 bytes, 3 operations); each result still fails and is no
 #      longer; weft's --simplify then reaches the minimal interleaving libFuzzer reaches
 #      (tests/pipeline.sh): complexity (1, 1, 2, 2), the bytes 05, and exactly the report
-#      tests/golden/counter_buggy.report.
+#      tests/golden/counter_buggy.report;
+#   4. interleaving feedback reaches AFL++ as code edges (harness/fuzz_libfuzzer.c,
+#      feedback_edge): on the fixed counter, inputs 03 and 04 (thread 0 preempted at its
+#      start, or before its fetch_add) cover the same code with WEFT_FEEDBACK=none, but
+#      different edges with feedback on, the difference being edges that appear only
+#      with feedback; the same input gives the same map twice.
 # The AFL_* variables below are what a container needs (README: AFL++).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,6 +49,30 @@ done
 nm "$build/libweft.a" 2>/dev/null | grep -q '__afl_\|__sancov' && fail "libweft.a is coverage-instrumented"
 nm "$build/counter_buggy_fuzz" | grep -q '__afl_area_ptr' || fail "counter_buggy_fuzz has no AFL instrumentation"
 echo "   $n persistent-mode fuzz binaries; libweft.a uninstrumented"
+
+echo "== interleaving feedback as AFL++ edges (afl-showmap, counter_fixed)"
+[ "$(nm "$build/counter_fixed_fuzz" | grep -c ' feedback_edge_[0-9]*$')" -eq 64 ] ||
+	fail "counter_fixed_fuzz lacks the 64 feedback_edge_* functions (4096 cases)"
+printf '\003' > "$tmp/in03"
+printf '\004' > "$tmp/in04"
+showmap() {  # showmap FEEDBACK INPUT OUT: the input as a file argument (stdin is not read)
+	WEFT_FEEDBACK=$1 afl-showmap -q -o "$3" -- "$build/counter_fixed_fuzz" "$2" > /dev/null 2>&1
+	[ -s "$3" ] || fail "afl-showmap (WEFT_FEEDBACK=$1) wrote no map for $2"
+}
+for i in 03 04; do
+	showmap none "$tmp/in$i" "$tmp/map$i.none"
+	showmap all "$tmp/in$i" "$tmp/map$i.all"
+	cut -d: -f1 "$tmp/map$i.none" | sort > "$tmp/edges$i.none"
+	cut -d: -f1 "$tmp/map$i.all" | sort > "$tmp/edges$i.all"
+	comm -13 "$tmp/edges$i.none" "$tmp/edges$i.all" > "$tmp/extra$i"   # only with feedback
+done
+cmp -s "$tmp/edges03.none" "$tmp/edges04.none" || fail "03 and 04 cover different code without feedback"
+cmp -s "$tmp/edges03.all" "$tmp/edges04.all" && fail "03 and 04 give the same edges with feedback"
+cmp -s "$tmp/extra03" "$tmp/extra04" && fail "03 and 04 give the same feedback edges"
+showmap all "$tmp/in04" "$tmp/map04.again"
+cmp -s "$tmp/map04.all" "$tmp/map04.again" || fail "the same input gave two different maps"
+echo "   03 and 04: the same $(wc -l < "$tmp/edges03.none") code edges; with feedback" \
+	"$(wc -l < "$tmp/extra03") and $(wc -l < "$tmp/extra04") more, $(comm -3 "$tmp/extra03" "$tmp/extra04" | wc -l) differing; same map twice"
 
 fuzz=$build/counter_buggy_fuzz replay=$build/counter_buggy_replay
 golden=$root/tests/golden/counter_buggy.report
