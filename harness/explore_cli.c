@@ -12,13 +12,13 @@
  * --quiet, the failure's report.  Options are defined once, in
  * EXPLORE_OPTIONS, which generates the parser and --help.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "explore.h"
+#include "cli.h"
 #include "runner_internal.h"
 #include "strategy_baselines.h"
 
@@ -62,6 +62,12 @@ typedef struct cli_options {
 #undef X
 } cli_options;
 
+static const harness_cli_option cli_table[] = {
+#define X(field, flag, value, help) HARNESS_CLI_ENTRY(cli_options, field, flag, value, help)
+	EXPLORE_OPTIONS(X)
+#undef X
+};
+
 static void usage(FILE *out, const char *argv0, const weft_target *t)
 {
 	fprintf(out, "usage: %s --explore=STRATEGY [options]\n"
@@ -85,63 +91,7 @@ static void usage(FILE *out, const char *argv0, const weft_target *t)
 		"Exit status: 0 no failure within the cap, 1 a failure found, 2 bad usage or\n"
 		"error, 3 the strategy cannot run this target (n/a, the reason on stdout).\n\n"
 		"options:\n", argv0, t->name);
-#define X(field, flag, value, help) \
-	fprintf(out, "  %-24s %s\n", value[0] ? flag "=" value : flag, help);
-	EXPLORE_OPTIONS(X)
-#undef X
-}
-
-/* One "--flag" or "--flag=value"; 0, or -1 if unknown or malformed. */
-static int parse_option(cli_options *o, const char *arg)
-{
-#define X(field, flag, value, help)                                           \
-	{                                                                     \
-		size_t n = strlen(flag);                                      \
-		if (strncmp(arg, flag, n) == 0 && (arg[n] == 0 || arg[n] == '=')) { \
-			if ((arg[n] == '=') != (value[0] != 0) || (value[0] && !arg[n + 1])) \
-				return -1;                                    \
-			o->field = value[0] ? arg + n + 1 : "1";              \
-			return 0;                                             \
-		}                                                             \
-	}
-	EXPLORE_OPTIONS(X)
-#undef X
-	return -1;
-}
-
-static int parse_u64(const char *s, const char **end, uint64_t *v)
-{
-	char *e;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long x = strtoull(s, &e, 10);
-	if (e == s || errno)
-		return -1;
-	*v = x;
-	*end = e;
-	return 0;
-}
-
-static int parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *v)
-{
-	const char *e;
-	return parse_u64(s, &e, v) == 0 && !*e && *v >= min && *v <= max ? 0 : -1;
-}
-
-/* "A..B" or "A" (then B = A); -1 if malformed or A > B. */
-static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
-{
-	const char *e;
-	if (parse_u64(s, &e, lo) != 0)
-		return -1;
-	if (*e == 0) {
-		*hi = *lo;
-		return 0;
-	}
-	if (strncmp(e, "..", 2) != 0 || parse_u64(e + 2, &e, hi) != 0 || *e)
-		return -1;
-	return *lo <= *hi ? 0 : -1;
+	harness_cli_print(out, cli_table, sizeof cli_table / sizeof *cli_table);
 }
 
 static int bad(const char *what)
@@ -164,23 +114,24 @@ static int parse_kind(const char *s, harness_explore_kind *k)
 /* The options as the explorer takes them; -1 (after a message) when they do not fit. */
 static int configure(harness_explore_options *o, const cli_options *c, const harness_bounds *b)
 {
-	uint64_t v, lo, hi;
+	uint64_t v;
+	int64_t lo, hi;
 	memset(o, 0, sizeof *o);
 	if (!c->explore || parse_kind(c->explore, &o->kind) != 0)
 		return bad("--explore=STRATEGY must be random, pct, uniform, bytes or stress");
 	o->seed = 1;
-	if (c->seed && parse_count(c->seed, 0, UINT64_MAX, &o->seed) != 0)
+	if (c->seed && harness_cli_count(c->seed, 0, UINT64_MAX, &o->seed) != 0)
 		return bad("--seed=N must be a number from 0 to 2^64-1");
 	o->depth = DEFAULT_DEPTH;
 	if (c->depth && o->kind != HARNESS_EXPLORE_PCT)
 		return bad("--depth is for --explore=pct only");
 	if (c->depth) {
-		if (parse_count(c->depth, 1, HARNESS_PCT_MAX_DEPTH, &v) != 0)
+		if (harness_cli_count(c->depth, 1, HARNESS_PCT_MAX_DEPTH, &v) != 0)
 			return bad("--depth=D must be 1 to 16");
 		o->depth = (unsigned)v;
 	}
 	o->max_executions = DEFAULT_MAX_EXECUTIONS;
-	if (c->max_executions && parse_count(c->max_executions, 1, UINT64_MAX,
+	if (c->max_executions && harness_cli_count(c->max_executions, 1, UINT64_MAX,
 					     &o->max_executions) != 0)
 		return bad("--max-executions=N must be a positive number");
 	int bytes = o->kind == HARNESS_EXPLORE_BYTES;
@@ -191,7 +142,7 @@ static int configure(harness_explore_options *o, const cli_options *c, const har
 		return bad("--bytes is for --explore=bytes only");
 	lo = b->min_threads;
 	hi = b->max_threads;
-	if (c->threads && (parse_range(c->threads, &lo, &hi) != 0 || lo < b->min_threads ||
+	if (c->threads && (harness_cli_range(c->threads, &lo, &hi) != 0 || lo < b->min_threads ||
 			   hi > b->max_threads)) {
 		fprintf(stderr, "weft-explore: the target runs %u..%u threads\n", b->min_threads,
 			b->max_threads);
@@ -201,7 +152,7 @@ static int configure(harness_explore_options *o, const cli_options *c, const har
 	o->max_threads = (unsigned)hi;
 	o->max_ops = b->max_ops;
 	if (c->ops) {
-		if (parse_count(c->ops, 1, b->max_ops, &v) != 0) {
+		if (harness_cli_count(c->ops, 1, b->max_ops, &v) != 0) {
 			fprintf(stderr, "weft-explore: the target runs at most %u operations per "
 				"thread\n", b->max_ops);
 			return bad("--ops=N must be 1 to that");
@@ -210,13 +161,13 @@ static int configure(harness_explore_options *o, const cli_options *c, const har
 	}
 	o->schedules = DEFAULT_SCHEDULES;
 	if (c->schedules) {
-		if (parse_count(c->schedules, 1, MAX_SCHEDULES, &v) != 0)
+		if (harness_cli_count(c->schedules, 1, MAX_SCHEDULES, &v) != 0)
 			return bad("--schedules=R must be 1 to 1000000");
 		o->schedules = (unsigned)v;
 	}
 	o->max_bytes = DEFAULT_BYTES;
 	if (c->bytes) {
-		if (parse_count(c->bytes, 0, MAX_BYTES, &v) != 0)
+		if (harness_cli_count(c->bytes, 0, MAX_BYTES, &v) != 0)
 			return bad("--bytes=L must be 0 to 65536");
 		o->max_bytes = (unsigned)v;
 	}
@@ -290,7 +241,7 @@ int harness_explore_main(int argc, char **argv, int skip, const weft_target *tar
 			return EXPLORE_EXIT_NONE;
 		}
 	for (int i = 1; i < argc; i++)
-		if (parse_option(&c, argv[i]) != 0) {
+		if (harness_cli_parse(cli_table, sizeof cli_table / sizeof *cli_table, &c, argv[i]) != 0) {
 			fprintf(stderr, "weft-explore: unknown or malformed option '%s' "
 				"(see --explore --help)\n", argv[i]);
 			return EXPLORE_EXIT_USAGE;

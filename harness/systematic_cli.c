@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "runner_internal.h"
 #include "systematic.h"
 
@@ -52,6 +53,12 @@ typedef struct cli_options {
 #undef X
 } cli_options;
 
+static const harness_cli_option cli_table[] = {
+#define X(field, flag, value, help) HARNESS_CLI_ENTRY(cli_options, field, flag, value, help)
+	SYSTEMATIC_OPTIONS(X)
+#undef X
+};
+
 static void usage(FILE *out, const char *argv0, const weft_target *t)
 {
 	fprintf(out, "usage: %s --systematic [options]\n"
@@ -64,61 +71,7 @@ static void usage(FILE *out, const char *argv0, const weft_target *t)
 		"Exit status: 0 all interleavings fine, 1 a failure found, 2 bad usage or\n"
 		"error, 3 --max-executions reached first.\n\noptions:\n",
 		argv0, t->name, t->name, t->name);
-#define X(field, flag, value, help) \
-	fprintf(out, "  %-22s %s\n", value[0] ? flag "=" value : flag, help);
-	SYSTEMATIC_OPTIONS(X)
-#undef X
-}
-
-/* One "--flag" or "--flag=value"; 0, or -1 if unknown or malformed. */
-static int parse_option(cli_options *o, const char *arg)
-{
-#define X(field, flag, value, help)                                           \
-	{                                                                     \
-		size_t n = strlen(flag);                                      \
-		if (strncmp(arg, flag, n) == 0 && (arg[n] == 0 || arg[n] == '=')) { \
-			if ((arg[n] == '=') != (value[0] != 0) || (value[0] && !arg[n + 1])) \
-				return -1;                                    \
-			o->field = value[0] ? arg + n + 1 : "1";              \
-			return 0;                                             \
-		}                                                             \
-	}
-	SYSTEMATIC_OPTIONS(X)
-#undef X
-	return -1;
-}
-
-static int parse_i64(const char *s, const char **end, int64_t *v)
-{
-	char *e;
-	errno = 0;
-	long long x = strtoll(s, &e, 10);
-	if (e == s || errno)
-		return -1;
-	*v = x;
-	*end = e;
-	return 0;
-}
-
-/* "A..B" or "A" (then B = A); -1 if malformed or A > B. */
-static int parse_range(const char *s, int64_t *lo, int64_t *hi)
-{
-	const char *e;
-	if (parse_i64(s, &e, lo) != 0)
-		return -1;
-	if (*e == 0) {
-		*hi = *lo;
-		return 0;
-	}
-	if (strncmp(e, "..", 2) != 0 || parse_i64(e + 2, &e, hi) != 0 || *e)
-		return -1;
-	return *lo <= *hi ? 0 : -1;
-}
-
-static int parse_count(const char *s, int64_t min, int64_t max, int64_t *v)
-{
-	const char *e;
-	return parse_i64(s, &e, v) == 0 && !*e && *v >= min && *v <= max ? 0 : -1;
+	harness_cli_print(out, cli_table, sizeof cli_table / sizeof *cli_table);
 }
 
 static int bad(const char *what)
@@ -130,9 +83,10 @@ static int bad(const char *what)
 /* The options as the explorer takes them; -1 (after a message) when they do not fit. */
 static int configure(harness_systematic_options *o, const cli_options *c, const harness_bounds *b)
 {
-	int64_t lo = b->min_threads, hi = b->min_threads, v;
+	int64_t lo = b->min_threads, hi = b->min_threads;
+	uint64_t v;
 	memset(o, 0, sizeof *o);
-	if (c->threads && (parse_range(c->threads, &lo, &hi) != 0 || lo < b->min_threads ||
+	if (c->threads && (harness_cli_range(c->threads, &lo, &hi) != 0 || lo < b->min_threads ||
 			   hi > b->max_threads)) {
 		fprintf(stderr, "weft-systematic: the target runs %u..%u threads\n",
 			b->min_threads, b->max_threads);
@@ -141,24 +95,24 @@ static int configure(harness_systematic_options *o, const cli_options *c, const 
 	o->min_threads = (unsigned)lo;
 	o->max_threads = (unsigned)hi;
 	v = b->max_ops < 2 ? b->max_ops : 2;
-	if (c->ops && parse_count(c->ops, 1, b->max_ops, &v) != 0) {
+	if (c->ops && harness_cli_count(c->ops, 1, b->max_ops, &v) != 0) {
 		fprintf(stderr, "weft-systematic: the target runs at most %u operations per thread\n",
 			b->max_ops);
 		return bad("--ops=N must be 1 to that");
 	}
 	o->max_ops = (unsigned)v;
 	o->clip_args = c->args != NULL;
-	if (c->args && (parse_range(c->args, &o->arg_lo, &o->arg_hi) != 0 ||
+	if (c->args && (harness_cli_range(c->args, &o->arg_lo, &o->arg_hi) != 0 ||
 			o->arg_hi - o->arg_lo >= MAX_ARG_VALUES))
 		return bad("--args=LO..HI must be a range of at most 16 values");
 	o->preemptions = HARNESS_DFS_UNBOUNDED;
 	if (c->preemptions) {
-		if (parse_count(c->preemptions, 0, MAX_BOUND, &v) != 0)
+		if (harness_cli_count(c->preemptions, 0, MAX_BOUND, &v) != 0)
 			return bad("--preemptions=C must be 0 to 64");
 		o->preemptions = (unsigned)v;
 	}
 	if (c->max_executions) {
-		if (parse_count(c->max_executions, 1, INT64_MAX, &v) != 0)
+		if (harness_cli_count(c->max_executions, 1, INT64_MAX, &v) != 0)
 			return bad("--max-executions=N must be a positive number");
 		o->max_executions = (uint64_t)v;
 	}
@@ -305,7 +259,7 @@ int harness_systematic_main(int argc, char **argv, int skip, const weft_target *
 {
 	cli_options c = { 0 };
 	for (int i = 1; i < argc; i++)
-		if (i != skip && parse_option(&c, argv[i]) != 0) {
+		if (i != skip && harness_cli_parse(cli_table, sizeof cli_table / sizeof *cli_table, &c, argv[i]) != 0) {
 			fprintf(stderr, "weft-systematic: unknown or malformed option '%s' "
 				"(see --systematic --help)\n", argv[i]);
 			return SYSTEMATIC_EXIT_USAGE;

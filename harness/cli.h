@@ -1,0 +1,40 @@
+/*
+ * harness/cli.h - the option parsing the replay tool's modes share
+ * (systematic_cli.c, explore_cli.c).
+ *
+ * Each mode lists its options once, as an X-macro, and turns the list into a
+ * table of harness_cli_option; the table gives both the parser and --help, so
+ * the two cannot disagree.  An option is "--flag" (value "") or
+ * "--flag=VALUE"; its text is stored, unparsed, in a `const char *` field of
+ * the mode's own struct (NULL = not given, "1" = a flag given), and the mode
+ * checks and converts it with the number parsers below, which accept decimal
+ * digits only and nothing after them.
+ */
+#ifndef WEFT_HARNESS_CLI_H
+#define WEFT_HARNESS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct harness_cli_option {
+	const char *flag;     /* "--threads" */
+	const char *value;    /* "A..B", or "" for a flag without a value */
+	const char *help;
+	size_t offset;        /* of its `const char *` field in the mode's struct */
+} harness_cli_option;
+
+/* The table entry X(field, flag, value, help) of a struct `type`. */
+#define HARNESS_CLI_ENTRY(type, field, flag, value, help) \
+	{ flag, value, help, offsetof(type, field) },
+
+/* Store `arg` in `values` if the table knows it; 0, or -1 if unknown or malformed. */
+int harness_cli_parse(const harness_cli_option *table, size_t n, void *values, const char *arg);
+/* One line per option, "  --flag=VALUE  help", aligned. */
+void harness_cli_print(FILE *out, const harness_cli_option *table, size_t n);
+/* A decimal count in [min, max]; 0, or -1. */
+int harness_cli_count(const char *s, uint64_t min, uint64_t max, uint64_t *v);
+/* "A..B" or "A" (then B = A), each an optionally negative decimal; -1 if malformed or A > B. */
+int harness_cli_range(const char *s, int64_t *lo, int64_t *hi);
+
+#endif /* WEFT_HARNESS_CLI_H */
