@@ -148,7 +148,7 @@ def main():
         "`WEFT_FEEDBACK=none`; the others are `NAME_buggy_replay --explore=STRATEGY --seed=S` "
         "(`bytes`: random inputs of 0-64 bytes; `random`: random walk; `pctD`: PCT with depth D; "
         "`uniform`: uniform over interleavings, estimated; `stress`: real parallel threads, no "
-        "scheduler), each on random scenarios from the seed (`harness/explore.h`). "
+        "scheduler), each on random scenarios from the seed (`search/explore.h`). "
         "Seconds: wall clock of the whole process (for `fuzz`, libFuzzer's start-up above and "
         "its crash handling are included; its stack trace is not symbolized). Median and p90: nearest rank over the seeds; "
         "a run that did not find the bug counts as at least the cap.\n\n")

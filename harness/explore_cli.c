@@ -17,10 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "explore.h"
+#include "../search/explore.h"
 #include "cli.h"
-#include "runner_internal.h"
-#include "strategy_baselines.h"
+#include "../runner/runner_internal.h"
+#include "../search/strategy_baselines.h"
 
 enum explore_exit {
 	EXPLORE_EXIT_NONE = 0,          /* no failure within --max-executions */
@@ -100,19 +100,19 @@ static int bad(const char *what)
 	return -1;
 }
 
-static int parse_kind(const char *s, harness_explore_kind *k)
+static int parse_kind(const char *s, search_explore_kind *k)
 {
 	static const char *const names[] = { "random", "pct", "uniform", "bytes", "stress" };
 	for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
 		if (strcmp(s, names[i]) == 0) {
-			*k = (harness_explore_kind)i;
+			*k = (search_explore_kind)i;
 			return 0;
 		}
 	return -1;
 }
 
 /* The options as the explorer takes them; -1 (after a message) when they do not fit. */
-static int configure(harness_explore_options *o, const cli_options *c, const harness_bounds *b)
+static int configure(search_explore_options *o, const cli_options *c, const input_bounds *b)
 {
 	uint64_t v;
 	int64_t lo, hi;
@@ -123,10 +123,10 @@ static int configure(harness_explore_options *o, const cli_options *c, const har
 	if (c->seed && harness_cli_count(c->seed, 0, UINT64_MAX, &o->seed) != 0)
 		return bad("--seed=N must be a number from 0 to 2^64-1");
 	o->depth = DEFAULT_DEPTH;
-	if (c->depth && o->kind != HARNESS_EXPLORE_PCT)
+	if (c->depth && o->kind != SEARCH_EXPLORE_PCT)
 		return bad("--depth is for --explore=pct only");
 	if (c->depth) {
-		if (harness_cli_count(c->depth, 1, HARNESS_PCT_MAX_DEPTH, &v) != 0)
+		if (harness_cli_count(c->depth, 1, SEARCH_PCT_MAX_DEPTH, &v) != 0)
 			return bad("--depth=D must be 1 to 16");
 		o->depth = (unsigned)v;
 	}
@@ -134,7 +134,7 @@ static int configure(harness_explore_options *o, const cli_options *c, const har
 	if (c->max_executions && harness_cli_count(c->max_executions, 1, UINT64_MAX,
 					     &o->max_executions) != 0)
 		return bad("--max-executions=N must be a positive number");
-	int bytes = o->kind == HARNESS_EXPLORE_BYTES;
+	int bytes = o->kind == SEARCH_EXPLORE_BYTES;
 	if (bytes && (c->threads || c->ops || c->schedules))
 		return bad("--threads, --ops and --schedules do not apply to --explore=bytes "
 			   "(the bytes decide the scenario)");
@@ -183,38 +183,38 @@ static double now_seconds(void)
 
 static int run(weft_runner *r, const cli_options *c)
 {
-	harness_explore_options o;
-	if (configure(&o, c, harness_runner_bounds(r)) != 0)
+	search_explore_options o;
+	if (configure(&o, c, runner_bounds(r)) != 0)
 		return EXPLORE_EXIT_USAGE;
-	harness_explorer *x = harness_explorer_new(r);
+	search_explorer *x = search_explorer_new(r);
 	if (!x) {
 		fprintf(stderr, "weft-explore: out of memory\n");
 		return EXPLORE_EXIT_USAGE;
 	}
 	char name[32], message[512];
-	harness_explore_name(name, sizeof name, &o);
-	harness_explore_stats st;
+	search_explore_name(name, sizeof name, &o);
+	search_explore_stats st;
 	double start = now_seconds();   /* printed, never decides anything */
-	harness_explore_outcome out = harness_explore(x, &o, &st, message, sizeof message);
+	search_explore_outcome out = search_explore(x, &o, &st, message, sizeof message);
 	double seconds = now_seconds() - start;
 	int rc;
 	const char *verdict;
 	switch (out) {
-	case HARNESS_EXPLORE_FAILED:
+	case SEARCH_EXPLORE_FAILED:
 		verdict = weft_verdict_name(st.verdict);
 		rc = EXPLORE_EXIT_FAILED;
 		break;
-	case HARNESS_EXPLORE_NONE:
+	case SEARCH_EXPLORE_NONE:
 		verdict = "pass";
 		rc = EXPLORE_EXIT_NONE;
 		break;
-	case HARNESS_EXPLORE_UNSUPPORTED:
+	case SEARCH_EXPLORE_UNSUPPORTED:
 		verdict = "n/a";
 		rc = EXPLORE_EXIT_UNSUPPORTED;
 		break;
 	default:
 		fprintf(stderr, "weft-explore: error: %s\n", message);
-		harness_explorer_free(x);
+		search_explorer_free(x);
 		return EXPLORE_EXIT_USAGE;
 	}
 	printf("explore: target=%s strategy=%s seed=%" PRIu64 " executions=%" PRIu64
@@ -223,16 +223,16 @@ static int run(weft_runner *r, const cli_options *c)
 	       weft_runner_target(r)->name, name, o.seed, st.executions, st.scenarios, seconds,
 	       verdict, st.executions ? st.result.preemptions : 0,
 	       st.executions ? st.result.trace_hash : 0, st.digest, st.check_unknown);
-	if (out == HARNESS_EXPLORE_UNSUPPORTED)
+	if (out == SEARCH_EXPLORE_UNSUPPORTED)
 		printf("explore: n/a: %s\n", message);
-	if (out == HARNESS_EXPLORE_FAILED && !c->quiet)
-		harness_explorer_report(x, stdout);
+	if (out == SEARCH_EXPLORE_FAILED && !c->quiet)
+		search_explorer_report(x, stdout);
 	fflush(stdout);
-	harness_explorer_free(x);
+	search_explorer_free(x);
 	return rc;
 }
 
-int harness_explore_main(int argc, char **argv, int skip, const weft_target *target)
+static int harness_explore_main(int argc, char **argv, int skip, const weft_target *target)
 {
 	cli_options c = { 0 };
 	for (int i = 1; i < argc; i++)

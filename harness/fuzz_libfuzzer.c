@@ -15,7 +15,7 @@
  * The same file is the AFL++ entry point (linked with libAFLDriver.a, persistent
  * mode) and any $LIB_FUZZING_ENGINE's (cmake/WeftFuzzEngine.cmake).
  *
- * Interleaving feedback (issue 7; the features are defined in harness/feedback.h):
+ * Interleaving feedback (issue 7; the features are defined in runner/feedback.h):
  * after every execution the runner's features go to the fuzzer, each at
  * (id % WEFT_FEEDBACK_MAP) with its count.  libFuzzer: a counter array in the
  * __libfuzzer_extra_counters section, which libFuzzer clears before every input

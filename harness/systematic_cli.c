@@ -17,8 +17,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "runner_internal.h"
-#include "systematic.h"
+#include "../runner/runner_internal.h"
+#include "../search/systematic.h"
 
 enum systematic_exit {
 	SYSTEMATIC_EXIT_FINE = 0,        /* every interleaving within the bounds passed */
@@ -81,7 +81,7 @@ static int bad(const char *what)
 }
 
 /* The options as the explorer takes them; -1 (after a message) when they do not fit. */
-static int configure(harness_systematic_options *o, const cli_options *c, const harness_bounds *b)
+static int configure(search_systematic_options *o, const cli_options *c, const input_bounds *b)
 {
 	int64_t lo = b->min_threads, hi = b->min_threads;
 	uint64_t v;
@@ -105,7 +105,7 @@ static int configure(harness_systematic_options *o, const cli_options *c, const 
 	if (c->args && (harness_cli_range(c->args, &o->arg_lo, &o->arg_hi) != 0 ||
 			o->arg_hi - o->arg_lo >= MAX_ARG_VALUES))
 		return bad("--args=LO..HI must be a range of at most 16 values");
-	o->preemptions = HARNESS_DFS_UNBOUNDED;
+	o->preemptions = SEARCH_DFS_UNBOUNDED;
 	if (c->preemptions) {
 		if (harness_cli_count(c->preemptions, 0, MAX_BOUND, &v) != 0)
 			return bad("--preemptions=C must be 0 to 64");
@@ -120,7 +120,7 @@ static int configure(harness_systematic_options *o, const cli_options *c, const 
 	return 0;
 }
 
-static void print_bounds(const harness_systematic_options *o, const weft_target *t)
+static void print_bounds(const search_systematic_options *o, const weft_target *t)
 {
 	printf("weft-systematic: %s, %u..%u threads, 1..%u operations per thread, ", t->name,
 	       o->min_threads, o->max_threads, o->max_ops);
@@ -128,17 +128,17 @@ static void print_bounds(const harness_systematic_options *o, const weft_target 
 		printf("arguments within %" PRId64 "..%" PRId64 ", ", o->arg_lo, o->arg_hi);
 	else
 		printf("each argument's two lowest values, ");
-	if (o->preemptions == HARNESS_DFS_UNBOUNDED)
+	if (o->preemptions == SEARCH_DFS_UNBOUNDED)
 		printf("no preemption bound, ");
 	else
 		printf("at most %u preemption%s, ", o->preemptions, o->preemptions == 1 ? "" : "s");
 	printf("partial-order reduction %s\n", o->reduce ? "on" : "off");
 }
 
-static void progress(void *ctx, const harness_systematic_stats *st)
+static void progress(void *ctx, const search_systematic_stats *st)
 {
 	(void)ctx;
-	if (st->bound == HARNESS_DFS_UNBOUNDED)
+	if (st->bound == SEARCH_DFS_UNBOUNDED)
 		fprintf(stderr, "weft-systematic: %" PRIu64 " executions, scenario %" PRIu64 "\n",
 			st->executions, st->scenario);
 	else
@@ -147,7 +147,7 @@ static void progress(void *ctx, const harness_systematic_stats *st)
 }
 
 /* The second line: runs that are not counted interleavings, if any. */
-static void print_runs(const harness_systematic_stats *st)
+static void print_runs(const search_systematic_stats *st)
 {
 	if (st->executions == st->interleavings)
 		return;
@@ -166,12 +166,12 @@ static int write_bytes(const char *path, const uint8_t *data, size_t n)
 }
 
 /* Write the failure as an input, replay it, and say whether it fails the same way. */
-static void write_failure(weft_runner *r, const harness_systematic_failure *f, const char *path)
+static void write_failure(weft_runner *r, const search_systematic_failure *f, const char *path)
 {
 	const weft_target *t = weft_runner_target(r);
 	uint8_t buf[8192];
-	size_t n = harness_scenario_encode(&f->scenario, t, harness_runner_bounds(r), buf, sizeof buf);
-	if (n == HARNESS_ENCODE_FAILED) {
+	size_t n = input_scenario_encode(&f->scenario, t, runner_bounds(r), buf, sizeof buf);
+	if (n == INPUT_ENCODE_FAILED) {
 		printf("could not write the failure: the input format cannot express its scenario\n");
 		return;
 	}
@@ -192,18 +192,18 @@ static void write_failure(weft_runner *r, const harness_systematic_failure *f, c
 	       "lowest-numbered runnable one, and the input format cannot say that");
 }
 
-static int report_outcome(weft_runner *r, harness_systematic_outcome out,
-			  const harness_systematic_stats *st, const harness_systematic_failure *f,
+static int report_outcome(weft_runner *r, search_systematic_outcome out,
+			  const search_systematic_stats *st, const search_systematic_failure *f,
 			  const cli_options *c, const char *message)
 {
 	char path[512];
 	switch (out) {
-	case HARNESS_SYSTEMATIC_FINE:
+	case SEARCH_SYSTEMATIC_FINE:
 		printf("explored %" PRIu64 " executions (%" PRIu64 " scenarios): all %" PRIu64
 		       " interleavings are fine\n", st->interleavings, st->scenarios, st->interleavings);
 		print_runs(st);
 		return SYSTEMATIC_EXIT_FINE;
-	case HARNESS_SYSTEMATIC_FAILED:
+	case SEARCH_SYSTEMATIC_FAILED:
 		printf("FAIL after %" PRIu64 " executions (scenario %" PRIu64 "): %s with %u "
 		       "preemption%s\n", st->executions, st->scenario, weft_verdict_name(f->verdict),
 		       f->result.preemptions, f->result.preemptions == 1 ? "" : "s");
@@ -212,7 +212,7 @@ static int report_outcome(weft_runner *r, harness_systematic_outcome out,
 			 weft_verdict_name(f->verdict));
 		write_failure(r, f, c->out ? c->out : path);
 		return SYSTEMATIC_EXIT_FAILED;
-	case HARNESS_SYSTEMATIC_LIMIT:
+	case SEARCH_SYSTEMATIC_LIMIT:
 		printf("stopped after %" PRIu64 " executions (--max-executions, %" PRIu64
 		       " scenarios begun): no failure so far, the exploration is incomplete\n",
 		       st->executions, st->scenarios);
@@ -232,20 +232,20 @@ static double seconds_now(void)
 
 static int run(weft_runner *r, const cli_options *c)
 {
-	harness_systematic_options o;
-	if (configure(&o, c, harness_runner_bounds(r)) != 0)
+	search_systematic_options o;
+	if (configure(&o, c, runner_bounds(r)) != 0)
 		return SYSTEMATIC_EXIT_USAGE;
 	o.progress = c->quiet ? NULL : progress;
 	o.progress_every = PROGRESS_EVERY;
 	print_bounds(&o, weft_runner_target(r));
 	fflush(stdout);
-	harness_systematic_stats st;
-	harness_systematic_failure *f = malloc(sizeof *f);
+	search_systematic_stats st;
+	search_systematic_failure *f = malloc(sizeof *f);
 	char message[256] = "out of memory";
 	double t0 = seconds_now();
-	harness_systematic_outcome out = f ? harness_systematic_explore(r, &o, &st, f, message,
+	search_systematic_outcome out = f ? search_systematic_explore(r, &o, &st, f, message,
 									 sizeof message)
-					   : HARNESS_SYSTEMATIC_ERROR;
+					   : SEARCH_SYSTEMATIC_ERROR;
 	double dt = seconds_now() - t0;
 	if (!c->quiet && f)
 		fprintf(stderr, "weft-systematic: %" PRIu64 " executions in %.2f s (%.0f executions/s)\n",
@@ -255,7 +255,7 @@ static int run(weft_runner *r, const cli_options *c)
 	return rc;
 }
 
-int harness_systematic_main(int argc, char **argv, int skip, const weft_target *target)
+static int harness_systematic_main(int argc, char **argv, int skip, const weft_target *target)
 {
 	cli_options c = { 0 };
 	for (int i = 1; i < argc; i++)

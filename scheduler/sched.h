@@ -1,5 +1,5 @@
 /*
- * scheduler/sched.h - the managed-thread scheduler, seen from the harness.
+ * scheduler/sched.h - the managed-thread scheduler, seen from the runner.
  *
  * Design.  An execution runs N managed threads from a pool that is created on
  * first use and reused by every later execution.  Exactly one of them, or the
@@ -9,7 +9,7 @@
  * the controlling thread (fiber.h), much faster.  Both hide behind one
  * operation, sched_transfer: "the CPU goes from A to B, A waits".
  *
- * A managed thread runs its body (the harness's list of operations) and stops
+ * A managed thread runs its body (the runner's list of operations) and stops
  * only at switch points: the instrumented atomics of <weft/atomic.h>,
  * weft_yield(), and the start of each operation.  Each thread counts its
  * switch points within its current operation; at the step the strategy named
@@ -55,8 +55,8 @@ struct sched_exec;
 struct sched_pool;
 
 /*
- * How managed threads are made and switched; chosen per pool (the harness
- * decides per runner: harness/runner.c), never changes a choice or a trace.
+ * How managed threads are made and switched; chosen per pool (the runner
+ * decides per runner: runner/runner.c), never changes a choice or a trace.
  */
 typedef enum sched_backend {
 	SCHED_BACKEND_PTHREAD,    /* one pthread per managed thread, futex baton */
@@ -151,7 +151,7 @@ typedef struct sched_pool {
 	cpu_set_t controller_mask;  /* its own affinity, restored after the execution */
 } sched_pool;
 
-/* What the harness asks of one execution. */
+/* What the runner asks of one execution. */
 typedef struct sched_exec_config {
 	unsigned n_threads;                        /* 1..SCHED_MAX_THREADS */
 	uint64_t step_budget;                      /* switch points before the cut */
@@ -193,7 +193,7 @@ typedef struct sched_exec {
 
 /*
  * Set while the implementation-as-model replays operations one at a time on
- * the controlling thread (harness/impl_model.c): there, a call that would block
+ * the controlling thread (runner/impl_model.c): there, a call that would block
  * for good (sync.c: a lock held, an empty semaphore, an untimed wait) jumps
  * here instead, and the operation counts as WEFT_BLOCKED.
  */

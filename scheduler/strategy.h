@@ -26,7 +26,7 @@
  * The hot path is then one increment and one compare per switch point.
  *
  * A forced pick with one candidate is not asked: the only thread that can run
- * runs.  Implementations: harness/schedule_bytes.c (the plan decoded from the
+ * runs.  Implementations: input/schedule_bytes.c (the plan decoded from the
  * fuzzer's bytes: a forced pick is the lowest-numbered runnable thread).
  * Random, PCT and exhaustive strategies implement the same three.
  */

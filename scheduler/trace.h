@@ -4,7 +4,7 @@
  * Every step a managed execution takes is one event, appended by the baton
  * holder: operation begin/end, each instrumented access with its site and value,
  * and each switch between threads.  The index of an event is its logical time.
- * The trace is the ground truth from which the harness builds the history, the
+ * The trace is the ground truth from which the runner builds the history, the
  * report prints the interleaving, and determinism is checked (sched_trace_hash:
  * stable ids and values only, never the site pointers).
  */

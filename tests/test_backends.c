@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "harness/runner_internal.h"
+#include "runner/runner_internal.h"
 #include "weft/run.h"
 #include "weft/weft.h"
 
@@ -237,8 +237,8 @@ static void pair_open(pair *p, const weft_target *t)
 	p->target = t;
 	p->fiber = runner_on(t, "fiber");
 	p->pthread = runner_on(t, "pthread");
-	CHECK(harness_runner_backend(p->fiber) == SCHED_BACKEND_FIBER, "%s: not on fibers", t->name);
-	CHECK(harness_runner_backend(p->pthread) == SCHED_BACKEND_PTHREAD, "%s: not on pthreads",
+	CHECK(runner_backend(p->fiber) == SCHED_BACKEND_FIBER, "%s: not on fibers", t->name);
+	CHECK(runner_backend(p->pthread) == SCHED_BACKEND_PTHREAD, "%s: not on pthreads",
 	      t->name);
 }
 
@@ -316,7 +316,7 @@ static void test_errno_is_per_thread(void)
 static void test_selection(void)
 {
 	weft_runner *r = runner_on(&real_threads_target, "fiber");
-	CHECK(harness_runner_backend(r) == SCHED_BACKEND_PTHREAD,
+	CHECK(runner_backend(r) == SCHED_BACKEND_PTHREAD,
 	      "WEFT_TARGET_REAL_THREADS ran on %s under WEFT_BACKEND=fiber", weft_runner_backend(r));
 	weft_runner_free(r);
 	r = runner_on(backends_pthread_account(), NULL);

@@ -1,6 +1,6 @@
 /*
- * tests/test_encode.c - the input format both ways (harness/scenario.c decodes,
- * harness/encode.c writes): every decoded scenario is written back to bytes
+ * tests/test_encode.c - the input format both ways (input/scenario.c decodes,
+ * input/encode.c writes): every decoded scenario is written back to bytes
  * that decode to the same scenario and run the same interleaving, never longer
  * than what the decoder read.  The target has three operation kinds, a
  * two-byte argument range (so the '0'-byte rule and multi-byte choices are
@@ -11,8 +11,8 @@
 #include "check.h"
 #include "weft/atomic.h"
 #include "weft/run.h"
-#include "../harness/choice.h"
-#include "../harness/scenario.h"
+#include "../input/choice.h"
+#include "../input/scenario.h"
 
 #define INPUTS 20000
 
@@ -51,7 +51,7 @@ static const weft_target target = {
 	.max_ops_per_thread = 4, .setup = setup,
 };
 
-static int same_scenario(const harness_scenario *a, const harness_scenario *b)
+static int same_scenario(const input_scenario *a, const input_scenario *b)
 {
 	if (a->n_threads != b->n_threads || a->n_calls != b->n_calls || a->n_plan != b->n_plan)
 		return 0;
@@ -71,7 +71,7 @@ static int same_scenario(const harness_scenario *a, const harness_scenario *b)
 	return 1;
 }
 
-static void dump(const harness_scenario *s)
+static void dump(const input_scenario *s)
 {
 	fprintf(stderr, "  threads %u calls %u plan %u\n", s->n_threads, s->n_calls, s->n_plan);
 	for (unsigned c = 0; c < s->n_calls; c++) {
@@ -97,7 +97,7 @@ static size_t random_input(uint8_t *buf, size_t cap, uint64_t *seed)
 
 int main(void)
 {
-	harness_bounds b = harness_bounds_of(&target);
+	input_bounds b = input_bounds_of(&target);
 	weft_runner *r = weft_runner_new(&target);
 	REQUIRE(r, "runner");
 	uint64_t seed = 0xe9c0de;
@@ -105,19 +105,19 @@ int main(void)
 	unsigned mismatched = 0, longer = 0, unwritable = 0, other_run = 0, preempting = 0;
 	for (int i = 0; i < INPUTS; i++) {
 		size_t n = random_input(in, sizeof in, &seed);
-		harness_scenario s1, s2;
-		harness_choices c;
-		harness_choices_init(&c, in, n);
-		harness_scenario_decode(&s1, &target, &b, &c);
-		size_t used = harness_used_front(&c);
-		size_t m = harness_scenario_encode(&s1, &target, &b, out, sizeof out);
-		if (m == HARNESS_ENCODE_FAILED) {
+		input_scenario s1, s2;
+		input_choices c;
+		input_choices_init(&c, in, n);
+		input_scenario_decode(&s1, &target, &b, &c);
+		size_t used = input_used_front(&c);
+		size_t m = input_scenario_encode(&s1, &target, &b, out, sizeof out);
+		if (m == INPUT_ENCODE_FAILED) {
 			unwritable++;
 			continue;
 		}
 		longer += m > used;
-		harness_choices_init(&c, out, m);
-		harness_scenario_decode(&s2, &target, &b, &c);
+		input_choices_init(&c, out, m);
+		input_scenario_decode(&s2, &target, &b, &c);
 		if (!same_scenario(&s1, &s2) && mismatched++ < 3) {
 			fprintf(stderr, "mismatch: in");
 			for (size_t k = 0; k < n; k++) fprintf(stderr, " %02x", in[k]);
@@ -142,13 +142,13 @@ int main(void)
 		preempting);
 
 	/* The simplest scenario is the empty input. */
-	harness_scenario simplest;
-	harness_choices c;
-	harness_choices_init(&c, NULL, 0);
-	harness_scenario_decode(&simplest, &target, &b, &c);
-	CHECK(harness_scenario_encode(&simplest, &target, &b, out, sizeof out) == 0,
+	input_scenario simplest;
+	input_choices c;
+	input_choices_init(&c, NULL, 0);
+	input_scenario_decode(&simplest, &target, &b, &c);
+	CHECK(input_scenario_encode(&simplest, &target, &b, out, sizeof out) == 0,
 	      "the simplest scenario is written as no bytes");
-	CHECK(harness_scenario_encode(&simplest, &target, &b, out, 0) == 0, "and needs no room");
+	CHECK(input_scenario_encode(&simplest, &target, &b, out, 0) == 0, "and needs no room");
 	weft_runner_free(r);
 	return check_summary("test_encode");
 }

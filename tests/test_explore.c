@@ -1,6 +1,6 @@
 /*
  * tests/test_explore.c - explore mode's baseline strategies do what they claim
- * (harness/explore.h, strategy_baselines.h, stress.h).
+ * (search/explore.h, strategy_baselines.h, stress.h).
  *
  *   1. Each strategy (random, pct d=2 and d=3, uniform, bytes) finds the
  *      counter's lost update within 2,000 executions, for seeds 1, 2, 3.
@@ -39,9 +39,9 @@
 #include "weft/sync.h"
 #include "weft/weft.h"
 #include "weft/run.h"
-#include "../harness/explore.h"
-#include "../harness/runner_internal.h"
-#include "../harness/stress.h"
+#include "../search/explore.h"
+#include "../runner/runner_internal.h"
+#include "../search/stress.h"
 
 /* ---- counters: buggy (load, store), fixed (fetch_add), slow (load, sleep, store) ---- */
 
@@ -138,10 +138,10 @@ static const weft_target locked_target = { .name = "locked", .ops = locked_ops, 
 
 /* ---- helpers ---- */
 
-static harness_explore_options options(harness_explore_kind kind, uint64_t seed, unsigned depth,
+static search_explore_options options(search_explore_kind kind, uint64_t seed, unsigned depth,
 				       uint64_t cap)
 {
-	harness_explore_options o = {
+	search_explore_options o = {
 		.kind = kind, .seed = seed, .depth = depth, .max_executions = cap,
 		.min_threads = 1, .max_threads = WEFT_MAX_THREADS, .max_ops = WEFT_MAX_OPS,
 		.schedules = 1, .max_bytes = 64,
@@ -149,42 +149,42 @@ static harness_explore_options options(harness_explore_kind kind, uint64_t seed,
 	return o;
 }
 
-static harness_explore_outcome explore(const weft_target *t, const harness_explore_options *o,
-				       harness_explore_stats *st)
+static search_explore_outcome explore(const weft_target *t, const search_explore_options *o,
+				       search_explore_stats *st)
 {
 	weft_runner *r = weft_runner_new(t);
 	REQUIRE(r, "weft_runner_new");
-	harness_explorer *x = harness_explorer_new(r);
-	REQUIRE(x, "harness_explorer_new");
+	search_explorer *x = search_explorer_new(r);
+	REQUIRE(x, "search_explorer_new");
 	char message[512];
-	harness_explore_outcome out = harness_explore(x, o, st, message, sizeof message);
-	CHECK(out != HARNESS_EXPLORE_ERROR, "explore error: %s", message);
-	harness_explorer_free(x);
+	search_explore_outcome out = search_explore(x, o, st, message, sizeof message);
+	CHECK(out != SEARCH_EXPLORE_ERROR, "explore error: %s", message);
+	search_explorer_free(x);
 	weft_runner_free(r);
 	return out;
 }
 
-static const char *kind_name(const harness_explore_options *o)
+static const char *kind_name(const search_explore_options *o)
 {
 	static char buf[32];
-	harness_explore_name(buf, sizeof buf, o);
+	search_explore_name(buf, sizeof buf, o);
 	return buf;
 }
 
 /* ---- 1, 2: every strategy finds the bug; seeds repeat ---- */
 
-static const struct { harness_explore_kind kind; unsigned depth; } managed[] = {
-	{ HARNESS_EXPLORE_RANDOM, 0 }, { HARNESS_EXPLORE_PCT, 2 }, { HARNESS_EXPLORE_PCT, 3 },
-	{ HARNESS_EXPLORE_UNIFORM, 0 }, { HARNESS_EXPLORE_BYTES, 0 },
+static const struct { search_explore_kind kind; unsigned depth; } managed[] = {
+	{ SEARCH_EXPLORE_RANDOM, 0 }, { SEARCH_EXPLORE_PCT, 2 }, { SEARCH_EXPLORE_PCT, 3 },
+	{ SEARCH_EXPLORE_UNIFORM, 0 }, { SEARCH_EXPLORE_BYTES, 0 },
 };
 
 static void test_finds_and_repeats(void)
 {
 	for (size_t k = 0; k < sizeof managed / sizeof *managed; k++)
 		for (uint64_t seed = 1; seed <= 3; seed++) {
-			harness_explore_options o = options(managed[k].kind, seed, managed[k].depth, 2000);
-			harness_explore_stats a, b;
-			CHECK(explore(&buggy, &o, &a) == HARNESS_EXPLORE_FAILED,
+			search_explore_options o = options(managed[k].kind, seed, managed[k].depth, 2000);
+			search_explore_stats a, b;
+			CHECK(explore(&buggy, &o, &a) == SEARCH_EXPLORE_FAILED,
 			      "%s seed %llu: no failure in 2000 executions", kind_name(&o),
 			      (unsigned long long)seed);
 			CHECK(a.verdict == WEFT_FAIL_LINEARIZABILITY, "%s: verdict %s", kind_name(&o),
@@ -200,9 +200,9 @@ static void test_finds_and_repeats(void)
 		}
 	/* a capped run on the fixed counter repeats its digest, and seeds differ */
 	for (size_t k = 0; k < sizeof managed / sizeof *managed; k++) {
-		harness_explore_options o = options(managed[k].kind, 7, managed[k].depth, 300);
-		harness_explore_stats a, b, c;
-		CHECK(explore(&fixed, &o, &a) == HARNESS_EXPLORE_NONE, "%s: false alarm on the fixed "
+		search_explore_options o = options(managed[k].kind, 7, managed[k].depth, 300);
+		search_explore_stats a, b, c;
+		CHECK(explore(&fixed, &o, &a) == SEARCH_EXPLORE_NONE, "%s: false alarm on the fixed "
 		      "counter: %s", kind_name(&o), weft_verdict_name(a.verdict));
 		explore(&fixed, &o, &b);
 		o.seed = 8;
@@ -219,7 +219,7 @@ typedef struct pct_watch {
 	uint64_t executions, mid_run_preemptions, started_by_1, started_by_0;
 } pct_watch;
 
-static void watch_pct(void *ctx, const harness_explore_execution *e)
+static void watch_pct(void *ctx, const search_explore_execution *e)
 {
 	pct_watch *w = ctx;
 	w->executions++;
@@ -238,12 +238,12 @@ static void watch_pct(void *ctx, const harness_explore_execution *e)
 static void test_pct_depth(void)
 {
 	pct_watch w = { 0 };
-	harness_explore_options o = options(HARNESS_EXPLORE_PCT, 11, 1, 2000);
+	search_explore_options o = options(SEARCH_EXPLORE_PCT, 11, 1, 2000);
 	o.min_threads = o.max_threads = 2;
 	o.on_execution = watch_pct;
 	o.ctx = &w;
-	harness_explore_stats st;
-	CHECK(explore(&buggy, &o, &st) == HARNESS_EXPLORE_NONE,
+	search_explore_stats st;
+	CHECK(explore(&buggy, &o, &st) == SEARCH_EXPLORE_NONE,
 	      "pct d=1 found a bug that needs a preemption (%s after %llu)",
 	      weft_verdict_name(st.verdict), (unsigned long long)st.executions);
 	CHECK(w.executions == 2000, "pct d=1 ran %llu executions", (unsigned long long)w.executions);
@@ -258,7 +258,7 @@ static void test_pct_depth(void)
 	explore(&fixed, &o, &st);
 	CHECK(w.mid_run_preemptions > 0, "pct d=2 never preempted after the first step");
 	o.on_execution = NULL;
-	CHECK(explore(&buggy, &o, &st) == HARNESS_EXPLORE_FAILED, "pct d=2 did not find the bug");
+	CHECK(explore(&buggy, &o, &st) == SEARCH_EXPLORE_FAILED, "pct d=2 did not find the bug");
 }
 
 /* ---- 4: random walk, seeds differ ---- */
@@ -268,11 +268,11 @@ static void test_random_seeds_differ(void)
 	uint64_t counts[8], digests[8];
 	int distinct = 0, distinct_digests = 0;
 	for (unsigned i = 0; i < 8; i++) {
-		harness_explore_options o = options(HARNESS_EXPLORE_RANDOM, 100 + i, 0, 5000);
+		search_explore_options o = options(SEARCH_EXPLORE_RANDOM, 100 + i, 0, 5000);
 		o.min_threads = o.max_threads = 2;
 		o.max_ops = 1;
-		harness_explore_stats st;
-		CHECK(explore(&buggy, &o, &st) == HARNESS_EXPLORE_FAILED, "random seed %u: not found",
+		search_explore_stats st;
+		CHECK(explore(&buggy, &o, &st) == SEARCH_EXPLORE_FAILED, "random seed %u: not found",
 		      100 + i);
 		counts[i] = st.executions;
 		digests[i] = st.digest;
@@ -305,7 +305,7 @@ typedef struct histogram {
 	uint64_t seen;
 } histogram;
 
-static void count_interleaving(void *ctx, const harness_explore_execution *e)
+static void count_interleaving(void *ctx, const search_explore_execution *e)
 {
 	histogram *h = ctx;
 	if (h->seen++ == 0)
@@ -323,23 +323,23 @@ static void count_interleaving(void *ctx, const harness_explore_execution *e)
 	h->count[h->n++] = 1;
 }
 
-static histogram interleavings(harness_explore_kind kind)
+static histogram interleavings(search_explore_kind kind)
 {
 	histogram h = { .n = 0 };
-	harness_explore_options o = options(kind, 5, 0, UNIFORM_RUNS + 1);
+	search_explore_options o = options(kind, 5, 0, UNIFORM_RUNS + 1);
 	o.min_threads = o.max_threads = 2;
 	o.max_ops = 1;
 	o.schedules = UNIFORM_RUNS + 1;   /* one scenario: thread 0 and 1, one increment each */
 	o.on_execution = count_interleaving;
 	o.ctx = &h;
-	harness_explore_stats st;
+	search_explore_stats st;
 	explore(&fixed, &o, &st);
 	return h;
 }
 
 static void test_uniform(void)
 {
-	histogram h = interleavings(HARNESS_EXPLORE_UNIFORM);
+	histogram h = interleavings(SEARCH_EXPLORE_UNIFORM);
 	CHECK(h.n == 6 && h.overflow == 0, "uniform: %u distinct interleavings, want 6", h.n);
 	for (unsigned i = 0; i < h.n; i++) {
 		fprintf(stderr, "  uniform: interleaving %u: %llu of %d\n", i,
@@ -348,7 +348,7 @@ static void test_uniform(void)
 		      "uniform: interleaving %u ran %llu times of %d, want 1000 +- 150", i,
 		      (unsigned long long)h.count[i], UNIFORM_RUNS);
 	}
-	histogram w = interleavings(HARNESS_EXPLORE_RANDOM);
+	histogram w = interleavings(SEARCH_EXPLORE_RANDOM);
 	uint64_t most = 0;
 	for (unsigned i = 0; i < w.n; i++)
 		most = w.count[i] > most ? w.count[i] : most;
@@ -362,11 +362,11 @@ static void test_uniform(void)
 
 typedef struct stress_watch {
 	uint64_t executions, bad_history;
-	weft_op_record last[HARNESS_MAX_CALLS + 1];
+	weft_op_record last[INPUT_MAX_CALLS + 1];
 	size_t n_last;
 } stress_watch;
 
-static void watch_stress(void *ctx, const harness_explore_execution *e)
+static void watch_stress(void *ctx, const search_explore_execution *e)
 {
 	stress_watch *w = ctx;
 	w->executions++;
@@ -379,7 +379,7 @@ static void watch_stress(void *ctx, const harness_explore_execution *e)
 	ok = ok && e->history[e->n_history - 1].thread == e->result->n_threads &&
 	     e->history[e->n_history - 1].result == (int64_t)e->result->n_ops;
 	w->bad_history += !ok;
-	if (e->n_history <= HARNESS_MAX_CALLS + 1) {
+	if (e->n_history <= INPUT_MAX_CALLS + 1) {
 		memcpy(w->last, e->history, e->n_history * sizeof *e->history);
 		w->n_last = e->n_history;
 	}
@@ -388,11 +388,11 @@ static void watch_stress(void *ctx, const harness_explore_execution *e)
 static void test_stress(void)
 {
 	stress_watch w = { 0 };
-	harness_explore_options o = options(HARNESS_EXPLORE_STRESS, 3, 0, 2000);
+	search_explore_options o = options(SEARCH_EXPLORE_STRESS, 3, 0, 2000);
 	o.on_execution = watch_stress;
 	o.ctx = &w;
-	harness_explore_stats st;
-	CHECK(explore(&fixed, &o, &st) == HARNESS_EXPLORE_NONE, "stress: false alarm on the fixed "
+	search_explore_stats st;
+	CHECK(explore(&fixed, &o, &st) == SEARCH_EXPLORE_NONE, "stress: false alarm on the fixed "
 	      "counter: %s", weft_verdict_name(st.verdict));
 	CHECK(w.executions == 2000 && w.bad_history == 0,
 	      "stress: %llu executions, %llu histories malformed", (unsigned long long)w.executions,
@@ -404,34 +404,34 @@ static void test_stress(void)
 	void *instance = fixed.setup();
 	const char *message;
 	const weft_check_result *check;
-	CHECK(harness_runner_check_history(r, instance, w.last, w.n_last, &message, &check) ==
+	CHECK(runner_check_history(r, instance, w.last, w.n_last, &message, &check) ==
 	      WEFT_PASS, "the recorded history fails the oracle: %s", message);
 	w.last[w.n_last - 1].result--;
-	CHECK(harness_runner_check_history(r, instance, w.last, w.n_last, &message, &check) ==
+	CHECK(runner_check_history(r, instance, w.last, w.n_last, &message, &check) ==
 	      WEFT_FAIL_LINEARIZABILITY && check->verdict == WEFT_CHECK_NOT_LINEARIZABLE,
 	      "a lost increment passes the oracle");
 	fixed.teardown(instance);
 	weft_runner_free(r);
 
 	/* a window nobody can miss: the lost update, for real */
-	o = options(HARNESS_EXPLORE_STRESS, 3, 0, 50);
+	o = options(SEARCH_EXPLORE_STRESS, 3, 0, 50);
 	o.min_threads = o.max_threads = 2;
 	o.max_ops = 1;
-	CHECK(explore(&slow, &o, &st) == HARNESS_EXPLORE_FAILED &&
+	CHECK(explore(&slow, &o, &st) == SEARCH_EXPLORE_FAILED &&
 	      st.verdict == WEFT_FAIL_LINEARIZABILITY,
 	      "stress did not find the slow counter's lost update in 50 parallel runs (%s)",
 	      weft_verdict_name(st.verdict));
 
 	/* the ordinary buggy counter: depends on the machine, printed only */
-	o = options(HARNESS_EXPLORE_STRESS, 1, 0, 20000);
-	harness_explore_outcome out = explore(&buggy, &o, &st);
+	o = options(SEARCH_EXPLORE_STRESS, 1, 0, 20000);
+	search_explore_outcome out = explore(&buggy, &o, &st);
 	fprintf(stderr, "  stress on the buggy counter (not asserted: real threads must overlap "
 		"within nanoseconds): %s after %llu executions\n",
-		out == HARNESS_EXPLORE_FAILED ? "found" : "not found",
+		out == SEARCH_EXPLORE_FAILED ? "found" : "not found",
 		(unsigned long long)st.executions);
 
-	o = options(HARNESS_EXPLORE_STRESS, 1, 0, 10);
-	CHECK(explore(&locked_target, &o, &st) == HARNESS_EXPLORE_UNSUPPORTED && st.executions == 0,
+	o = options(SEARCH_EXPLORE_STRESS, 1, 0, 10);
+	CHECK(explore(&locked_target, &o, &st) == SEARCH_EXPLORE_UNSUPPORTED && st.executions == 0,
 	      "stress ran a target whose operations take a lock");
 }
 

@@ -1,5 +1,5 @@
 /*
- * tests/test_feedback.c - interleaving feedback (harness/feedback.h, the
+ * tests/test_feedback.c - interleaving feedback (runner/feedback.h, the
  * weft_runner_features API): exact features for hand-checked counter inputs,
  * the whole feature set against a naive implementation of the definitions
  * over random inputs, determinism (one runner, two runners, objects at other
@@ -18,9 +18,9 @@
 
 #include "check.h"
 #include "weft/run.h"
-#include "../harness/choice.h"
-#include "../harness/feedback.h"
-#include "../harness/runner_internal.h"
+#include "../input/choice.h"
+#include "../runner/feedback.h"
+#include "../runner/runner_internal.h"
 
 #ifdef FEEDBACK_TREIBER
 #include "../targets/treiber_stack.c"
@@ -113,17 +113,17 @@ static int is_access(const sched_event *e)
 	return e->kind > 0 && e->kind < WEFT_ACCESS_KIND_COUNT;
 }
 
-static uint32_t point_of(const sched_event *e, const harness_scenario *s)
+static uint32_t point_of(const sched_event *e, const input_scenario *s)
 {
 	if (is_access(e))
 		return e->site_id;
 	if (e->kind == SCHED_EV_OP_BEGIN || e->kind == SCHED_EV_OP_END)
-		return harness_feedback_op_site(s->calls[e->site_id].op, e->kind == SCHED_EV_OP_END);
+		return runner_feedback_op_site(s->calls[e->site_id].op, e->kind == SCHED_EV_OP_END);
 	return 0;
 }
 
 /* The site of thread t's first program point after event i, 0 if none. */
-static uint32_t next_point(const sched_trace *tr, size_t i, unsigned t, const harness_scenario *s)
+static uint32_t next_point(const sched_trace *tr, size_t i, unsigned t, const input_scenario *s)
 {
 	for (size_t j = i + 1; j < tr->n; j++)
 		if (tr->events[j].thread == t && point_of(&tr->events[j], s))
@@ -173,21 +173,21 @@ static int by_kind_id(const void *pa, const void *pb)
 /* Pairs and reads-from of the runner's last execution of `data`, the slow way. */
 static void reference(weft_runner *r, const uint8_t *data, size_t n, feature_set *out)
 {
-	static harness_scenario s;
-	harness_choices c;
-	harness_choices_init(&c, data, n);
-	harness_bounds b = harness_bounds_of(weft_fuzz_target());
-	harness_scenario_decode(&s, weft_fuzz_target(), &b, &c);
-	const sched_trace *tr = harness_runner_trace(r);
+	static input_scenario s;
+	input_choices c;
+	input_choices_init(&c, data, n);
+	input_bounds b = input_bounds_of(weft_fuzz_target());
+	input_scenario_decode(&s, weft_fuzz_target(), &b, &c);
+	const sched_trace *tr = runner_trace(r);
 	out->n = 0;
 	for (size_t i = 0; i < tr->n; i++) {
 		const sched_event *e = &tr->events[i];
 		if (e->kind == SCHED_EV_PREEMPT || e->kind == SCHED_EV_SWITCH) {
-			unsigned how = e->kind == SCHED_EV_PREEMPT ? HARNESS_SWITCH_PREEMPT
-				     : e->value == 0 ? HARNESS_SWITCH_FINISHED
-				     : e->value == 1 ? HARNESS_SWITCH_BLOCKED : HARNESS_SWITCH_SPINNING;
+			unsigned how = e->kind == SCHED_EV_PREEMPT ? RUNNER_SWITCH_PREEMPT
+				     : e->value == 0 ? RUNNER_SWITCH_FINISHED
+				     : e->value == 1 ? RUNNER_SWITCH_BLOCKED : RUNNER_SWITCH_SPINNING;
 			ref_add(out, WEFT_FEEDBACK_PAIRS,
-				harness_feedback_pair_id(how, next_point(tr, i, e->thread, &s),
+				runner_feedback_pair_id(how, next_point(tr, i, e->thread, &s),
 							 next_point(tr, i, e->other, &s)));
 		}
 		if (!is_access(e) || !e->addr || !reads(e))
@@ -198,7 +198,7 @@ static void reference(weft_runner *r, const uint8_t *data, size_t n, feature_set
 				continue;
 			if (w->thread != e->thread)
 				ref_add(out, WEFT_FEEDBACK_READS_FROM,
-					harness_feedback_rf_id(w->site_id, e->site_id));
+					runner_feedback_rf_id(w->site_id, e->site_id));
 			break;
 		}
 	}
@@ -260,7 +260,7 @@ static void check_kinds(const uint8_t *data, size_t n)
 /* The object of the last execution's first access. */
 static const void *first_addr(weft_runner *r)
 {
-	const sched_trace *t = harness_runner_trace(r);
+	const sched_trace *t = runner_trace(r);
 	for (size_t i = 0; i < t->n; i++)
 		if (t->events[i].addr)
 			return t->events[i].addr;
@@ -344,7 +344,7 @@ static void check_random(void)
 /* The site id of the last execution's first event of `kind`, 0 if none. */
 static uint32_t site_of_kind(weft_runner *r, unsigned kind)
 {
-	const sched_trace *t = harness_runner_trace(r);
+	const sched_trace *t = runner_trace(r);
 	for (size_t i = 0; i < t->n; i++)
 		if (t->events[i].kind == kind)
 			return t->events[i].site_id;
@@ -360,25 +360,25 @@ static void check_counter_exact(void)
 	weft_runner *r = weft_runner_new(weft_fuzz_target());
 	weft_runner_set_feedback(r, WEFT_FEEDBACK_ALL);
 	static feature_set f, g;
-	uint32_t begin = harness_feedback_op_site(OP_INCREMENT, 0);
+	uint32_t begin = runner_feedback_op_site(OP_INCREMENT, 0);
 
 	/* empty: t0 increments, finishes; t1 starts and loads t0's store */
 	REQUIRE(run(r, NULL, 0, &f) == WEFT_PASS, "empty input passes");
 	uint32_t load = site_of_kind(r, WEFT_ACCESS_LOAD), store = site_of_kind(r, WEFT_ACCESS_STORE);
 	REQUIRE(load && store && load != store, "load and store sites");
 	const weft_feature *x = find(&f, WEFT_FEEDBACK_PAIRS,
-				     harness_feedback_pair_id(HARNESS_SWITCH_FINISHED, 0, begin));
+				     runner_feedback_pair_id(RUNNER_SWITCH_FINISHED, 0, begin));
 	CHECK(x && x->count == 1, "empty: the switch t0 finished -> t1 at its begin");
-	x = find(&f, WEFT_FEEDBACK_READS_FROM, harness_feedback_rf_id(store, load));
+	x = find(&f, WEFT_FEEDBACK_READS_FROM, runner_feedback_rf_id(store, load));
 	CHECK(x && x->count == 1, "empty: t1's load reads t0's store");
 	CHECK(f.n == 3, "empty: %zu features, want switch, reads-from, outcome", f.n);
 	uint32_t outcome_2 = f.f[f.n - 1].id;
 
 	/* 05: t0 loads, is preempted before its store; t1 runs; t0 stores */
 	REQUIRE(run(r, (const uint8_t *)"\x05", 1, &f) == WEFT_FAIL_LINEARIZABILITY, "05 fails");
-	x = find(&f, WEFT_FEEDBACK_PAIRS, harness_feedback_pair_id(HARNESS_SWITCH_PREEMPT, store, begin));
+	x = find(&f, WEFT_FEEDBACK_PAIRS, runner_feedback_pair_id(RUNNER_SWITCH_PREEMPT, store, begin));
 	CHECK(x && x->count == 1, "05: preempted at the store, t1 resumed at its begin");
-	x = find(&f, WEFT_FEEDBACK_PAIRS, harness_feedback_pair_id(HARNESS_SWITCH_FINISHED, 0, store));
+	x = find(&f, WEFT_FEEDBACK_PAIRS, runner_feedback_pair_id(RUNNER_SWITCH_FINISHED, 0, store));
 	CHECK(x && x->count == 1, "05: t1 finished, t0 resumed at its store");
 	CHECK(count_kind(&f, WEFT_FEEDBACK_READS_FROM) == 0,
 	      "05: both loads read the initial value, yet %zu reads-from features",
@@ -388,34 +388,34 @@ static void check_counter_exact(void)
 
 	/* 04: preempted before the load instead: t1's store is read by t0 */
 	run(r, (const uint8_t *)"\x04", 1, &g);
-	x = find(&g, WEFT_FEEDBACK_PAIRS, harness_feedback_pair_id(HARNESS_SWITCH_PREEMPT, load, begin));
+	x = find(&g, WEFT_FEEDBACK_PAIRS, runner_feedback_pair_id(RUNNER_SWITCH_PREEMPT, load, begin));
 	CHECK(x && x->count == 1, "04: preempted at the load");
-	CHECK(!find(&g, WEFT_FEEDBACK_PAIRS, harness_feedback_pair_id(HARNESS_SWITCH_PREEMPT, store, begin)),
+	CHECK(!find(&g, WEFT_FEEDBACK_PAIRS, runner_feedback_pair_id(RUNNER_SWITCH_PREEMPT, store, begin)),
 	      "04: no preemption at the store");
 	feature_set pf, pg;
 	only_kind(&f, WEFT_FEEDBACK_PAIRS, &pf);
 	only_kind(&g, WEFT_FEEDBACK_PAIRS, &pg);
 	CHECK(!same_set(&pf, &pg), "04 and 05 interleave differently, same pair features");
-	CHECK(find(&g, WEFT_FEEDBACK_READS_FROM, harness_feedback_rf_id(store, load)),
+	CHECK(find(&g, WEFT_FEEDBACK_READS_FROM, runner_feedback_rf_id(store, load)),
 	      "04: t0's load reads t1's store");
 	CHECK(g.f[g.n - 1].id == outcome_2, "04 ends with get() = 2: the outcome of the empty input");
 
 	/* 03: preempted before its first step; other pairs, the same outcome */
 	run(r, (const uint8_t *)"\x03", 1, &g);
-	x = find(&g, WEFT_FEEDBACK_PAIRS, harness_feedback_pair_id(HARNESS_SWITCH_PREEMPT, begin, begin));
+	x = find(&g, WEFT_FEEDBACK_PAIRS, runner_feedback_pair_id(RUNNER_SWITCH_PREEMPT, begin, begin));
 	CHECK(x && x->count == 1, "03: preempted at its begin, t1 resumed at its begin");
 	CHECK(g.f[g.n - 1].id == outcome_2, "03: the same outcome as the empty input");
 
 	/* 01: t0 increments twice (its second load reads its own store), then t1 */
 	run(r, (const uint8_t *)"\x01", 1, &g);
-	x = find(&g, WEFT_FEEDBACK_READS_FROM, harness_feedback_rf_id(store, load));
+	x = find(&g, WEFT_FEEDBACK_READS_FROM, runner_feedback_rf_id(store, load));
 	CHECK(x && x->count == 1, "01: one cross-thread read (t1's), not t0's read of its own store");
 
 	/* 00 02: three threads, each reads the previous one's store */
 	run(r, (const uint8_t *)"\x00\x02", 2, &g);
-	x = find(&g, WEFT_FEEDBACK_READS_FROM, harness_feedback_rf_id(store, load));
+	x = find(&g, WEFT_FEEDBACK_READS_FROM, runner_feedback_rf_id(store, load));
 	CHECK(x && x->count == 2, "00 02: two cross-thread reads (count %u)", x ? x->count : 0);
-	x = find(&g, WEFT_FEEDBACK_PAIRS, harness_feedback_pair_id(HARNESS_SWITCH_FINISHED, 0, begin));
+	x = find(&g, WEFT_FEEDBACK_PAIRS, runner_feedback_pair_id(RUNNER_SWITCH_FINISHED, 0, begin));
 	CHECK(x && x->count == 2, "00 02: two switches at a finish (count %u)", x ? x->count : 0);
 
 	/* nothing of 00 02 survives into a shorter execution */
@@ -453,7 +453,7 @@ static void check_synthetic(size_t n_objects)
 {
 	static sched_event ev[2 * 2000 + 2];
 	static char object[2000];
-	static weft_feature f[HARNESS_FEEDBACK_MAX_FEATURES + 1];
+	static weft_feature f[RUNNER_FEEDBACK_MAX_FEATURES + 1];
 	size_t n = 0;
 	for (size_t i = 0; i < n_objects; i++)
 		ev[n++] = (sched_event){ .kind = WEFT_ACCESS_STORE, .thread = 0,
@@ -462,18 +462,18 @@ static void check_synthetic(size_t n_objects)
 	for (size_t i = 0; i < n_objects; i++)
 		ev[n++] = (sched_event){ .kind = WEFT_ACCESS_LOAD, .thread = 1,
 					 .site_id = 5000 + (uint32_t)i, .addr = &object[i] };
-	harness_feedback *fb = harness_feedback_new();
-	REQUIRE(fb, "harness_feedback_new");
-	harness_feedback_input in = { ev, n, NULL, 0, NULL, 0 };
-	harness_feedback_compute(fb, WEFT_FEEDBACK_ALL, &in);
-	size_t got = harness_feedback_get(fb, f, sizeof f / sizeof f[0]);
-	size_t tracked = n_objects < HARNESS_FEEDBACK_MAX_OBJECTS ? n_objects
-								 : HARNESS_FEEDBACK_MAX_OBJECTS;
+	runner_feedback *fb = runner_feedback_new();
+	REQUIRE(fb, "runner_feedback_new");
+	runner_feedback_input in = { ev, n, NULL, 0, NULL, 0 };
+	runner_feedback_compute(fb, WEFT_FEEDBACK_ALL, &in);
+	size_t got = runner_feedback_get(fb, f, sizeof f / sizeof f[0]);
+	size_t tracked = n_objects < RUNNER_FEEDBACK_MAX_OBJECTS ? n_objects
+								 : RUNNER_FEEDBACK_MAX_OBJECTS;
 	/* the pair: thread 0 goes on nowhere, thread 1 resumes at its first load */
 	size_t want = 1 + tracked + 1;
 	CHECK(got == want, "%zu objects: %zu features, want %zu", n_objects, got, want);
-	CHECK(harness_feedback_dropped(fb) == n_objects - tracked, "%zu objects: %zu dropped",
-	      n_objects, harness_feedback_dropped(fb));
+	CHECK(runner_feedback_dropped(fb) == n_objects - tracked, "%zu objects: %zu dropped",
+	      n_objects, runner_feedback_dropped(fb));
 	int sorted = 1;
 	for (size_t i = 1; i < got && i < sizeof f / sizeof f[0]; i++)
 		sorted &= f[i - 1].kind < f[i].kind ||
@@ -482,15 +482,15 @@ static void check_synthetic(size_t n_objects)
 	feature_set all = { .n = got < MAXF ? got : MAXF };
 	memcpy(all.f, f, all.n * sizeof f[0]);
 	CHECK(find(&all, WEFT_FEEDBACK_PAIRS,
-		   harness_feedback_pair_id(HARNESS_SWITCH_PREEMPT, 0, 5000)) != NULL,
+		   runner_feedback_pair_id(RUNNER_SWITCH_PREEMPT, 0, 5000)) != NULL,
 	      "%zu objects: the preemption pair", n_objects);
 	size_t found = 0;
 	for (size_t i = 0; i < tracked; i++)
 		found += find(&all, WEFT_FEEDBACK_READS_FROM,
-			      harness_feedback_rf_id(1000 + (uint32_t)i, 5000 + (uint32_t)i)) != NULL;
+			      runner_feedback_rf_id(1000 + (uint32_t)i, 5000 + (uint32_t)i)) != NULL;
 	CHECK(found == tracked, "%zu objects: %zu of %zu reads-from features", n_objects, found,
 	      tracked);
-	harness_feedback_free(fb);
+	runner_feedback_free(fb);
 }
 
 /* One object written by thread 0 and read by thread 1 at 1100 site pairs: 1100
@@ -506,20 +506,20 @@ static void check_feature_limit(void)
 		ev[2 * i + 1] = (sched_event){ .kind = WEFT_ACCESS_LOAD, .thread = 1,
 					       .site_id = 5000 + i, .addr = &object };
 	}
-	harness_feedback *fb = harness_feedback_new();
-	REQUIRE(fb, "harness_feedback_new");
-	harness_feedback_input in = { ev, 2200, NULL, 0, NULL, 0 };
-	harness_feedback_compute(fb, WEFT_FEEDBACK_READS_FROM, &in);
-	size_t got = harness_feedback_get(fb, f, 1100);
-	CHECK(got == HARNESS_FEEDBACK_MAX_FEATURES && harness_feedback_dropped(fb) == 1100 - got,
-	      "1100 distinct features: %zu kept, %zu dropped", got, harness_feedback_dropped(fb));
+	runner_feedback *fb = runner_feedback_new();
+	REQUIRE(fb, "runner_feedback_new");
+	runner_feedback_input in = { ev, 2200, NULL, 0, NULL, 0 };
+	runner_feedback_compute(fb, WEFT_FEEDBACK_READS_FROM, &in);
+	size_t got = runner_feedback_get(fb, f, 1100);
+	CHECK(got == RUNNER_FEEDBACK_MAX_FEATURES && runner_feedback_dropped(fb) == 1100 - got,
+	      "1100 distinct features: %zu kept, %zu dropped", got, runner_feedback_dropped(fb));
 	/* the next execution starts empty */
-	harness_feedback_input none = { NULL, 0, NULL, 0, NULL, 0 };
-	harness_feedback_compute(fb, WEFT_FEEDBACK_ALL, &none);
-	got = harness_feedback_get(fb, f, 1100);
-	CHECK(got == 1 && f[0].kind == WEFT_FEEDBACK_OUTCOME && harness_feedback_dropped(fb) == 0,
+	runner_feedback_input none = { NULL, 0, NULL, 0, NULL, 0 };
+	runner_feedback_compute(fb, WEFT_FEEDBACK_ALL, &none);
+	got = runner_feedback_get(fb, f, 1100);
+	CHECK(got == 1 && f[0].kind == WEFT_FEEDBACK_OUTCOME && runner_feedback_dropped(fb) == 0,
 	      "an empty execution after a full one: %zu features", got);
-	harness_feedback_free(fb);
+	runner_feedback_free(fb);
 }
 
 int main(void)

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "harness/runner_internal.h"
+#include "runner/runner_internal.h"
 #include "weft/run.h"
 #include "weft/weft.h"
 
@@ -145,7 +145,7 @@ static void test_one_thread_at_a_time_and_pooled(void)
 	CHECK(n_seen_stacks <= 4, "%u distinct stacks for at most 4 threads: not reused",
 	      n_seen_stacks);
 	CHECK(n_seen_stacks >= 2, "only %u stacks seen", n_seen_stacks);
-	if (harness_runner_backend(r) == SCHED_BACKEND_PTHREAD) {
+	if (runner_backend(r) == SCHED_BACKEND_PTHREAD) {
 		CHECK(n_seen_threads <= 4, "%u distinct worker pthreads for at most 4 threads: "
 		      "not reused", n_seen_threads);
 		CHECK(n_seen_threads >= 2, "only %u workers seen", n_seen_threads);

@@ -1,5 +1,5 @@
 /*
- * tests/test_simplify.c - weft's simplifier (harness/simplify.c) on the buggy
+ * tests/test_simplify.c - weft's simplifier (reduce/simplify.c) on the buggy
  * counter: every failing input, however it got there, ends at the known
  * minimum (1 preemption, 1 other switch, 2 operations, 2 threads) written as
  * the one byte 05; the result is a fixed point; a passing input is left alone.

@@ -24,9 +24,9 @@
 #include "check.h"
 #include "weft/weft.h"
 #include "weft/run.h"
-#include "../harness/runner_internal.h"
-#include "../harness/schedule_dfs.h"
-#include "../harness/systematic.h"
+#include "../runner/runner_internal.h"
+#include "../search/schedule_dfs.h"
+#include "../search/systematic.h"
 
 #define MAX_INCREMENTS 5
 #define QUICK_TOTAL 6     /* without --full: a + b <= 6 (at most 924 interleavings each) */
@@ -98,7 +98,7 @@ static const weft_target counter_buggy = {
 
 /* ---- scenarios by hand ---- */
 
-static void scenario_of(harness_scenario *s, const unsigned *ops_per_thread, unsigned n_threads,
+static void scenario_of(input_scenario *s, const unsigned *ops_per_thread, unsigned n_threads,
 			const unsigned *op, const int64_t *arg)
 {
 	memset(s, 0, sizeof *s);
@@ -119,20 +119,20 @@ static void scenario_of(harness_scenario *s, const unsigned *ops_per_thread, uns
 /* Every execution of `s` under the search; by_pre[p] counts those with p preemptions. */
 typedef void (*visit_fn)(void *ctx, weft_runner *r, const weft_result *res);
 
-static uint64_t explore(weft_runner *r, const harness_scenario *s, unsigned bound, bool reduce,
+static uint64_t explore(weft_runner *r, const input_scenario *s, unsigned bound, bool reduce,
 			uint64_t *by_pre, visit_fn visit, void *ctx)
 {
-	harness_dfs *d = harness_dfs_new(harness_runner_trace(r));
-	REQUIRE(d, "harness_dfs_new");
-	harness_dfs_start(d, bound, reduce);
+	search_dfs *d = search_dfs_new(runner_trace(r));
+	REQUIRE(d, "search_dfs_new");
+	search_dfs_start(d, bound, reduce);
 	uint64_t n = 0;
 	for (int more = 1; more;) {
 		weft_result res;
-		harness_runner_run_scenario(r, s, harness_dfs_strategy(d), &res);
+		runner_run_scenario(r, s, search_dfs_strategy(d), &res);
 		if (visit)
 			visit(ctx, r, &res);
-		more = harness_dfs_next(d);
-		const harness_dfs_execution *e = harness_dfs_last(d);
+		more = search_dfs_next(d);
+		const search_dfs_execution *e = search_dfs_last(d);
 		CHECK(!e->diverged && !e->out_of_memory, "execution %llu diverged", (unsigned long long)n);
 		if (e->redundant)
 			continue;
@@ -140,7 +140,7 @@ static uint64_t explore(weft_runner *r, const harness_scenario *s, unsigned boun
 		if (by_pre)
 			by_pre[res.preemptions < MAX_PRE ? res.preemptions : MAX_PRE - 1]++;
 	}
-	harness_dfs_free(d);
+	search_dfs_free(d);
 	return n;
 }
 
@@ -232,11 +232,11 @@ static void test_counter_counts(void)
 			if (!full && a + b > QUICK_TOTAL)
 				continue;
 			unsigned per[2] = { a, b };
-			harness_scenario s;
+			input_scenario s;
 			scenario_of(&s, per, 2, NULL, NULL);
 			uint64_t want[MAX_PRE] = { 0 }, got[MAX_PRE] = { 0 };
 			merges(2 * a, 2 * b, 0, 0, want);
-			uint64_t n = explore(r, &s, HARNESS_DFS_UNBOUNDED, false, got, NULL, NULL);
+			uint64_t n = explore(r, &s, SEARCH_DFS_UNBOUNDED, false, got, NULL, NULL);
 			uint64_t brute = 0;
 			for (unsigned p = 0; p < MAX_PRE; p++) {
 				brute += want[p];
@@ -247,7 +247,7 @@ static void test_counter_counts(void)
 			CHECK(n == brute && n == binomial(2 * a + 2 * b, 2 * a),
 			      "%u+%u increments: %llu executions, brute force %llu", a, b,
 			      (unsigned long long)n, (unsigned long long)brute);
-			uint64_t reduced = explore(r, &s, HARNESS_DFS_UNBOUNDED, true, NULL, NULL, NULL);
+			uint64_t reduced = explore(r, &s, SEARCH_DFS_UNBOUNDED, true, NULL, NULL, NULL);
 			CHECK(reduced < n, "%u+%u: reduced %llu not below %llu", a, b,
 			      (unsigned long long)reduced, (unsigned long long)n);
 			if (a <= 3 && b <= 3)
@@ -273,7 +273,7 @@ static void test_counter_bounds(void)
 		for (unsigned b = 1; b <= 3; b++)
 			for (unsigned c = 0; c <= 3; c++) {
 				unsigned per[2] = { a, b };
-				harness_scenario s;
+				input_scenario s;
 				scenario_of(&s, per, 2, NULL, NULL);
 				uint64_t want[MAX_PRE] = { 0 }, got[MAX_PRE] = { 0 };
 				merges(2 * a, 2 * b, 0, 0, want);
@@ -333,9 +333,9 @@ static void record_outcome(void *ctx, weft_runner *r, const weft_result *res)
 {
 	(void)res;
 	outcomes *o = ctx;
-	const sched_trace *t = harness_runner_trace(r);
-	int64_t result[HARNESS_MAX_CALLS] = { 0 };
-	size_t begin[HARNESS_MAX_CALLS] = { 0 }, end[HARNESS_MAX_CALLS] = { 0 };
+	const sched_trace *t = runner_trace(r);
+	int64_t result[INPUT_MAX_CALLS] = { 0 };
+	size_t begin[INPUT_MAX_CALLS] = { 0 }, end[INPUT_MAX_CALLS] = { 0 };
 	unsigned n = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const sched_event *e = &t->events[i];
@@ -381,11 +381,11 @@ static int same_sets(outcomes *a, outcomes *b)
 static void check_outcomes(weft_runner *r, const unsigned *per, unsigned n_threads,
 			   const unsigned *op, const int64_t *arg)
 {
-	harness_scenario s;
+	input_scenario s;
 	scenario_of(&s, per, n_threads, op, arg);
 	outcomes full = { 0 }, reduced = { 0 };
-	uint64_t nf = explore(r, &s, HARNESS_DFS_UNBOUNDED, false, NULL, record_outcome, &full);
-	uint64_t nr = explore(r, &s, HARNESS_DFS_UNBOUNDED, true, NULL, record_outcome, &reduced);
+	uint64_t nf = explore(r, &s, SEARCH_DFS_UNBOUNDED, false, NULL, record_outcome, &full);
+	uint64_t nr = explore(r, &s, SEARCH_DFS_UNBOUNDED, true, NULL, record_outcome, &reduced);
 	uint64_t distinct = count_distinct(full.sig, full.n);
 	CHECK(same_sets(&full, &reduced), "%u threads, %u calls: the reduced search misses an outcome "
 	      "(%llu distinct outcomes in %llu executions, %llu distinct in %llu reduced)",
@@ -423,20 +423,20 @@ static void test_explorer(void)
 {
 	weft_runner *r = weft_runner_new(&counter_fixed);
 	REQUIRE(r, "runner");
-	harness_systematic_options o = {
+	search_systematic_options o = {
 		.min_threads = 2, .max_threads = 2, .max_ops = 3,
-		.preemptions = HARNESS_DFS_UNBOUNDED, .reduce = false,
+		.preemptions = SEARCH_DFS_UNBOUNDED, .reduce = false,
 	};
-	harness_systematic_stats st;
-	harness_systematic_failure *f = malloc(sizeof *f);
+	search_systematic_stats st;
+	search_systematic_failure *f = malloc(sizeof *f);
 	char msg[256];
-	CHECK(harness_systematic_explore(r, &o, &st, f, msg, sizeof msg) == HARNESS_SYSTEMATIC_FINE,
+	CHECK(search_systematic_explore(r, &o, &st, f, msg, sizeof msg) == SEARCH_SYSTEMATIC_FINE,
 	      "fixed counter fails");
 	CHECK(st.interleavings == 1506 && st.executions == 1506 && st.scenarios == 9,
 	      "1..3 increments on 2 threads: %llu interleavings in %llu scenarios, want 1506 in 9",
 	      (unsigned long long)st.interleavings, (unsigned long long)st.scenarios);
 	o.preemptions = 2;   /* each interleaving counted once, under the bound where it appears */
-	CHECK(harness_systematic_explore(r, &o, &st, f, msg, sizeof msg) == HARNESS_SYSTEMATIC_FINE,
+	CHECK(search_systematic_explore(r, &o, &st, f, msg, sizeof msg) == SEARCH_SYSTEMATIC_FINE,
 	      "fixed counter fails under a bound");
 	uint64_t want = 0;
 	for (unsigned a = 1; a <= 3; a++)
@@ -453,22 +453,22 @@ static void test_explorer(void)
 	REQUIRE(r, "runner");
 	o.preemptions = 3;
 	o.reduce = true;
-	CHECK(harness_systematic_explore(r, &o, &st, f, msg, sizeof msg) == HARNESS_SYSTEMATIC_FAILED,
+	CHECK(search_systematic_explore(r, &o, &st, f, msg, sizeof msg) == SEARCH_SYSTEMATIC_FAILED,
 	      "the lost update is not found");
 	CHECK(f->verdict == WEFT_FAIL_LINEARIZABILITY && f->result.preemptions == 1 &&
 	      f->scenario.n_calls == 2, "first failure: %s, %u preemptions, %u calls",
 	      weft_verdict_name(f->verdict), f->result.preemptions, f->scenario.n_calls);
 	uint8_t bytes[256];
-	size_t n = harness_scenario_encode(&f->scenario, &counter_buggy, harness_runner_bounds(r),
+	size_t n = input_scenario_encode(&f->scenario, &counter_buggy, runner_bounds(r),
 					   bytes, sizeof bytes);
-	REQUIRE(n != HARNESS_ENCODE_FAILED, "the failure cannot be encoded");
+	REQUIRE(n != INPUT_ENCODE_FAILED, "the failure cannot be encoded");
 	weft_result res;
 	CHECK(weft_runner_run(r, bytes, n, &res) == WEFT_FAIL_LINEARIZABILITY &&
 	      res.trace_hash == f->result.trace_hash, "the written failure replays differently");
 	o.max_executions = 1;
-	o.preemptions = HARNESS_DFS_UNBOUNDED;
+	o.preemptions = SEARCH_DFS_UNBOUNDED;
 	r = (weft_runner_free(r), weft_runner_new(&counter_fixed));
-	CHECK(harness_systematic_explore(r, &o, &st, f, msg, sizeof msg) == HARNESS_SYSTEMATIC_LIMIT &&
+	CHECK(search_systematic_explore(r, &o, &st, f, msg, sizeof msg) == SEARCH_SYSTEMATIC_LIMIT &&
 	      st.executions == 1, "--max-executions=1 ran %llu", (unsigned long long)st.executions);
 	free(f);
 	weft_runner_free(r);

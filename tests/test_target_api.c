@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "harness/scenario.h"
+#include "input/scenario.h"
 #include "weft/check.h"
 #include "weft/run.h"
 #include "weft/weft.h"
@@ -111,7 +111,7 @@ static const weft_target spsc_target = {
 };
 
 /* Every group's operations on one thread; FINAL_ONLY never on a thread. */
-static int scenario_respects_groups(const harness_scenario *s)
+static int scenario_respects_groups(const input_scenario *s)
 {
 	int owner[3] = { -1, -1, -1 };
 	for (unsigned i = 0; i < s->n_calls; i++) {
@@ -129,12 +129,12 @@ static int scenario_respects_groups(const harness_scenario *s)
 
 static void test_groups(void)
 {
-	harness_bounds b = harness_bounds_of(&spsc_target);
+	input_bounds b = input_bounds_of(&spsc_target);
 	CHECK(b.n_thread_ops == 3, "three operations a thread may run, got %u", b.n_thread_ops);
-	harness_scenario s;
-	harness_choices c;
-	harness_choices_init(&c, NULL, 0);
-	harness_scenario_decode(&s, &spsc_target, &b, &c);
+	input_scenario s;
+	input_choices c;
+	input_choices_init(&c, NULL, 0);
+	input_scenario_decode(&s, &spsc_target, &b, &c);
 	CHECK(s.n_calls == 2 && s.calls[0].op == 0 && s.calls[1].op == 1 && s.calls[1].thread == 1,
 	      "simplest: producer on thread 0, consumer on thread 1");
 	uint64_t seed = 7;
@@ -143,8 +143,8 @@ static void test_groups(void)
 		uint8_t buf[32];
 		for (size_t i = 0; i < sizeof buf; i++)
 			buf[i] = (uint8_t)(test_rand(&seed) >> 56);
-		harness_choices_init(&c, buf, sizeof buf);
-		harness_scenario_decode(&s, &spsc_target, &b, &c);
+		input_choices_init(&c, buf, sizeof buf);
+		input_scenario_decode(&s, &spsc_target, &b, &c);
 		violations += !scenario_respects_groups(&s);
 		for (unsigned i = 0; i < s.n_calls; i++)
 			consumers_elsewhere += s.calls[i].op == 1 && s.calls[i].thread != 1;

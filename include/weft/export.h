@@ -1,7 +1,7 @@
 /*
  * weft/export.h - WEFT_API marks the library's interface.  libweft is compiled
  * with hidden visibility, so everything else (the scheduler's sched_*, the
- * harness's harness_*, ...) stays internal; tests/exported_symbols.sh checks it.
+ * runner's runner_*, the input's input_*, ...) stays internal; tests/exported_symbols.sh checks it.
  */
 #ifndef WEFT_EXPORT_H
 #define WEFT_EXPORT_H

@@ -100,7 +100,7 @@ WEFT_API weft_complexity weft_complexity_of(const weft_result *result);
  * Simplify the failing input in buf[0..size) (room for `cap` bytes) to one
  * that fails with the same verdict and is as simple as this greedy search can
  * make it: fewest preemptions, then other switches, operations, threads, then
- * the shortest and lowest bytes (harness/simplify.c).  Returns the new size;
+ * the shortest and lowest bytes (reduce/simplify.c).  Returns the new size;
  * a passing input, or one over 4 KiB, is left as it is.  *before and *after
  * (either may be NULL) get the complexity of the input and of the result.
  * Deterministic, and the result is a fixed point.  Cost: up to 20,000 runs.
@@ -115,7 +115,7 @@ WEFT_API const weft_target *weft_runner_target(const weft_runner *runner);
 WEFT_API const char *weft_verdict_name(weft_verdict v);
 
 /*
- * Interleaving feedback for the fuzzer (harness/feedback.h has the exact
+ * Interleaving feedback for the fuzzer (runner/feedback.h has the exact
  * definitions).  Off by default: a runner computes features only after
  * weft_runner_set_feedback asked for some kinds.  Ids are stable hashes of
  * source sites (basename, line, access kind) and operation kinds, never of

@@ -1,0 +1,141 @@
+/*
+ * input/encode.c - scenario and plan -> the shortest bytes that decode to them.
+ *
+ * The inverse of input_scenario_decode (format in scenario.h).  weft's
+ * simplifier (simplify.c) edits a decoded scenario, not bytes, and writes the
+ * result back with this; reproducers in corpus/ are its output, so they are
+ * canonical: one way to write each scenario.
+ *
+ * Two details of the decoder shape the writer: a byte 0x30 ('0') reads as
+ * 0x00, so no written byte may be 0x30 unless it means 0; and bytes past the
+ * end read as 0, so trailing zeros are never written.
+ */
+#include "scenario.h"
+
+#include <string.h>
+
+typedef struct writer {
+	uint8_t *out;
+	size_t cap, n;
+	size_t zeros;   /* zero bytes not written yet: trailing ones never are */
+	int ok;
+} writer;
+
+static void put(writer *w, uint8_t b)
+{
+	if (b == 0) {
+		w->zeros++;
+		return;
+	}
+	if (w->n + w->zeros + 1 > w->cap) {
+		w->ok = 0;
+		return;
+	}
+	memset(w->out + w->n, 0, w->zeros);
+	w->n += w->zeros;
+	w->zeros = 0;
+	w->out[w->n++] = b;
+}
+
+/* 1 if some byte of the width-byte little-endian `v` reads differently than written. */
+static int has_ascii_zero(uint64_t v, unsigned width)
+{
+	for (unsigned i = 0; i < width; i++)
+		if (((v >> (8 * i)) & 0xff) == '0')
+			return 1;
+	return 0;
+}
+
+/* A value in [0, bound) as input_choose_front reads it (bound 0 = 2^64). */
+static void put_choice(writer *w, uint64_t value, uint64_t bound)
+{
+	if (bound == 1)
+		return;
+	unsigned width = input_choice_width(bound);
+	uint64_t room = width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * width)) - 1;
+	uint64_t v = value;
+	/* value + k*bound reads as value too; find one with no '0' byte */
+	while (has_ascii_zero(v, width)) {
+		if (bound == 0 || room - v < bound) {
+			w->ok = 0;
+			return;
+		}
+		v += bound;
+	}
+	for (unsigned i = 0; i < width; i++)
+		put(w, (uint8_t)(v >> (8 * i)));
+}
+
+/* A preemption's step as the LEB128 number step + 2 (never the byte '0' last). */
+static void put_step(writer *w, uint64_t step)
+{
+	uint64_t v = step + INPUT_CONTROL_NEXT_THREAD;
+	while (v >= 0x80) {
+		put(w, (uint8_t)(0x80 | (v & 0x7f)));
+		v >>= 7;
+	}
+	if (v == '0') {   /* 0x30 would read as "end": spell it 0xb0 0x00 */
+		put(w, 0x80 | '0');
+		put(w, 0);
+	} else {
+		put(w, (uint8_t)v);
+	}
+}
+
+static int kind_index(const input_bounds *b, unsigned op)
+{
+	for (unsigned k = 0; k < b->n_thread_ops; k++)
+		if (b->thread_ops[k] == op)
+			return (int)k;
+	return -1;
+}
+
+static void put_call(writer *w, const input_scenario *s, const weft_target *t,
+		     const input_bounds *b, unsigned call)
+{
+	const weft_op_record *rec = &s->calls[call];
+	const weft_op *op = &t->ops[rec->op];
+	int kind = kind_index(b, rec->op);
+	if (kind < 0) {
+		w->ok = 0;
+		return;
+	}
+	put_choice(w, (uint64_t)kind, b->n_thread_ops);
+	for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++) {
+		weft_range r = op->args[a];
+		if (r.max > r.min)
+			put_choice(w, (uint64_t)rec->args[a] - (uint64_t)r.min,
+				   (uint64_t)r.max - (uint64_t)r.min + 1);
+	}
+	for (unsigned p = s->first_plan[call]; p < s->first_plan[call + 1]; p++) {
+		put_step(w, s->plan[p].step);
+		put(w, s->plan[p].to);   /* never '0': the decoder read that as 0 */
+	}
+}
+
+size_t input_scenario_encode(const input_scenario *s, const weft_target *t,
+			       const input_bounds *b, uint8_t *out, size_t cap)
+{
+	writer w = { out, cap, 0, 0, 1 };
+	if (s->n_threads < b->min_threads || s->n_threads > b->max_threads)
+		return INPUT_ENCODE_FAILED;
+	for (unsigned th = 0; th < s->n_threads; th++) {
+		unsigned first = s->first_call[th], end = s->first_call[th + 1];
+		/* a control byte is needed only for threads past min_threads */
+		int more_threads = th + 1 < s->n_threads && th + 1 >= b->min_threads;
+		if (first == end) {   /* no admissible operation: any kind reads so */
+			if (more_threads)
+				w.ok = 0;   /* the list ends without a control byte */
+			put_choice(&w, 0, b->n_thread_ops);
+			continue;
+		}
+		for (unsigned call = first; call < end; call++) {
+			put_call(&w, s, t, b, call);
+			if (call + 1 < end)
+				put(&w, INPUT_CONTROL_NEXT_OP);
+			else
+				put(&w, more_threads ? INPUT_CONTROL_NEXT_THREAD : INPUT_CONTROL_END_THREADS);
+		}
+	}
+	return w.ok ? w.n : INPUT_ENCODE_FAILED;
+}

@@ -1,0 +1,96 @@
+/*
+ * input/scenario.h - choices -> scenario and schedule: who runs what, and
+ * where each thread is preempted.
+ *
+ * Decoded from the front of the input, thread after thread (each a choice, see
+ * choice.h):
+ *   for each thread t, operations one after another:
+ *     kind    choose(n)                     n: ops without WEFT_OP_FINAL_ONLY (no byte when 1);
+ *                                           an op of a group another thread owns becomes
+ *                                           the next op this thread may run (target.h);
+ *                                           none at all ends the thread's list
+ *     args    min + choose(max - min + 1)   (each argument, no byte when min == max)
+ *     control bytes, until one of 0x00, 0x01, 0x02:
+ *       0x00    this thread's list ends here, and so do the threads (once there
+ *               are min_threads of them)
+ *       0x01    the thread's next operation follows (the list ends anyway at
+ *               max_ops_per_thread)
+ *       0x02    this thread's list ends here, another thread follows (up to
+ *               max_threads)
+ *       other   a preemption of this operation: a LEB128 number v (7 bits per byte,
+ *               low first, high bit = more) puts it at step max(v - 2, 1) of the
+ *               operation (step 1 = its start, then each switch point of this
+ *               thread in it); then one byte: the thread to switch to, modulo the
+ *               thread count (strategy.h).  A step not after the operation's
+ *               previous preemption, or past the step budget, is ignored.
+ * A program target (WEFT_PROGRAM_TARGET) has one operation per thread and no
+ * kind byte: thread 0's is main(), thread t's is the body of the t-th thread
+ * main spawns, so its control bytes are that thread's preemptions.
+ * All zeros: min_threads threads, one operation each, operation 0, minimal
+ * arguments, no preemption.  Every operation, thread and preemption costs at
+ * least one byte and owns its bytes, and none is counted from the start of the
+ * input or of the execution, so erasing bytes (all the fuzzers' minimizers do)
+ * removes them without moving the others.
+ */
+#ifndef WEFT_INPUT_SCENARIO_H
+#define WEFT_INPUT_SCENARIO_H
+
+#include "choice.h"
+#include "weft/target.h"
+
+#define INPUT_DEFAULT_MIN_THREADS 2
+#define INPUT_DEFAULT_MAX_THREADS 3
+#define INPUT_DEFAULT_MAX_OPS 3
+#define INPUT_DEFAULT_STEP_BUDGET 10000
+#define INPUT_MAX_STEP_BUDGET (1u << 20)   /* so a planned step fits 3 LEB128 bytes */
+#define INPUT_MAX_CALLS (WEFT_MAX_THREADS * WEFT_MAX_OPS)
+#define INPUT_MAX_PREEMPTIONS 512   /* records past this are read and ignored */
+#define INPUT_NO_CALL UINT32_MAX     /* a spawned thread the input gave no schedule */
+
+/* Bounds of a target with its defaults filled in and its limits clamped. */
+typedef struct input_bounds {
+	unsigned min_threads, max_threads, max_ops;
+	unsigned step_budget;
+	int program;                                 /* WEFT_TARGET_PROGRAM: thread 0 runs
+							main, thread t > 0 is the t-th spawned */
+	unsigned n_thread_ops;                       /* operations a thread may be given */
+	unsigned thread_ops[WEFT_MAX_TARGET_OPS];    /* their indices in target->ops */
+} input_bounds;
+
+/* The control bytes that end an operation's record (format above). */
+enum input_control {
+	INPUT_CONTROL_END_THREADS,   /* 0x00 */
+	INPUT_CONTROL_NEXT_OP,       /* 0x01 */
+	INPUT_CONTROL_NEXT_THREAD,   /* 0x02; a preemption's LEB128 number starts above it */
+};
+
+/* One planned preemption: at `step` of its call, switch to (about) `to`. */
+typedef struct input_preemption {
+	uint64_t step;
+	uint8_t to;
+} input_preemption;
+
+typedef struct input_scenario {
+	unsigned n_threads;
+	unsigned n_calls;
+	unsigned first_call[WEFT_MAX_THREADS + 1];  /* thread t runs calls [first_call[t], first_call[t+1]) */
+	weft_op_record calls[INPUT_MAX_CALLS];    /* thread, op and args filled; results after the run */
+	/* call c's preemptions are plan[first_plan[c] .. first_plan[c+1]), steps increasing */
+	unsigned first_plan[INPUT_MAX_CALLS + 1];
+	unsigned n_plan;
+	input_preemption plan[INPUT_MAX_PREEMPTIONS];
+} input_scenario;
+
+input_bounds input_bounds_of(const weft_target *target);
+void input_scenario_decode(input_scenario *s, const weft_target *target,
+			     const input_bounds *b, input_choices *c);
+/*
+ * The shortest bytes that decode to `s` (input/encode.c): returns their
+ * length (0 for the simplest scenario: the empty input), or
+ * INPUT_ENCODE_FAILED if `s` cannot be written (e.g. it exceeds `cap`).
+ */
+#define INPUT_ENCODE_FAILED ((size_t)-1)
+size_t input_scenario_encode(const input_scenario *s, const weft_target *target,
+			       const input_bounds *b, uint8_t *out, size_t cap);
+
+#endif /* WEFT_INPUT_SCENARIO_H */

@@ -1,0 +1,483 @@
+/*
+ * reduce/simplify.c - make a failing input as simple to read as possible,
+ * keeping its failure kind: fewer preemptions first, then fewer other
+ * switches, then fewer operations, then fewer threads (dejafu's order: a long
+ * trace that switches only when a thread finishes reads better than a short
+ * one that jumps between threads).
+ *
+ * Why a pass of its own after the fuzzer's minimizer: libFuzzer's
+ * -minimize_crash and afl-tmin shorten the bytes, which (scenario.h) removes
+ * operations, threads and preemptions; they do not move a preemption to a
+ * point where another one becomes unnecessary, lower an argument, or pick the
+ * simplest of equally short inputs.  This pass edits the decoded scenario and
+ * its preemption plan, not bytes:
+ *   remove a preemption; remove a thread; remove an operation;
+ *   exchange two threads' lists; move an operation to another thread;
+ *   move a preemption one step earlier or later; switch to another thread;
+ *   lower an argument or an operation kind; exchange two calls' arguments;
+ * writes each candidate back with input_scenario_encode, replays it, and
+ * keeps it when it fails with the same verdict and its complexity key
+ * (preemptions, other switches, operations, threads, planned preemptions,
+ * length, bytes) is smaller.  Rounds repeat until no candidate is kept, so
+ * the result is a fixed point: simplifying it again changes nothing.
+ * Replaying instead of reasoning about independent steps (dejafu does the
+ * latter) costs a few thousand executions at most, milliseconds here.
+ */
+#include "weft/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../input/choice.h"
+#include "../input/scenario.h"
+
+#define SIMPLIFY_MAX_RUNS 20000
+#define SIMPLIFY_MAX_BYTES 4096
+
+typedef struct candidate_key {
+	weft_complexity c;
+	unsigned planned;
+	size_t size;
+	uint8_t bytes[SIMPLIFY_MAX_BYTES];
+} candidate_key;
+
+/* New thread lists: new thread t runs old calls call[t][0 .. n[t]); plan thread
+ * numbers are renumbered old -> new (see rebuild). */
+typedef struct thread_lists {
+	unsigned n_threads;
+	unsigned n[WEFT_MAX_THREADS];
+	unsigned call[WEFT_MAX_THREADS][INPUT_MAX_CALLS];
+	unsigned renumber[WEFT_MAX_THREADS];
+} thread_lists;
+
+typedef struct simplifier {
+	weft_runner *runner;
+	const weft_target *target;
+	input_bounds bounds;
+	weft_verdict keep;
+	unsigned runs;
+	input_scenario best, cand;
+	candidate_key best_key, cand_key;
+	weft_complexity original;
+	thread_lists lists;   /* scratch for restructuring moves */
+} simplifier;
+
+weft_complexity weft_complexity_of(const weft_result *r)
+{
+	weft_complexity c = {
+		.preemptions = r->preemptions,
+		.switches = r->switches - r->preemptions,
+		.operations = r->n_ops,
+		.threads = r->n_threads,
+	};
+	return c;
+}
+
+static int compare_unsigned(unsigned a, unsigned b)
+{
+	return (a > b) - (a < b);
+}
+
+static int compare_keys(const candidate_key *a, const candidate_key *b)
+{
+	int d = compare_unsigned(a->c.preemptions, b->c.preemptions);
+	if (!d) d = compare_unsigned(a->c.switches, b->c.switches);
+	if (!d) d = compare_unsigned(a->c.operations, b->c.operations);
+	if (!d) d = compare_unsigned(a->c.threads, b->c.threads);
+	if (!d) d = compare_unsigned(a->planned, b->planned);
+	if (!d) d = (a->size > b->size) - (a->size < b->size);
+	if (!d) d = memcmp(a->bytes, b->bytes, a->size);
+	return d;
+}
+
+/* Decode bytes into `s` exactly as the runner does. */
+static void decode(simplifier *z, input_scenario *s, const uint8_t *data, size_t size)
+{
+	input_choices c;
+	input_choices_init(&c, data, size);
+	input_scenario_decode(s, z->target, &z->bounds, &c);
+}
+
+/* Run key->bytes; 1 if it fails the same way (and fill key's complexity). */
+static int run_key(simplifier *z, candidate_key *key)
+{
+	weft_result res;
+	z->runs++;
+	if (weft_runner_run(z->runner, key->bytes, key->size, &res) != z->keep)
+		return 0;
+	key->c = weft_complexity_of(&res);
+	return 1;
+}
+
+/* Encode, replay and compare z->cand; keep it as the best when simpler. */
+static int try_candidate(simplifier *z)
+{
+	if (z->runs >= SIMPLIFY_MAX_RUNS)
+		return 0;
+	candidate_key *k = &z->cand_key;
+	k->size = input_scenario_encode(&z->cand, z->target, &z->bounds, k->bytes, sizeof k->bytes);
+	if (k->size == INPUT_ENCODE_FAILED)
+		return 0;
+	decode(z, &z->cand, k->bytes, k->size);   /* what the bytes really say */
+	k->planned = z->cand.n_plan;
+	if (!run_key(z, k) || compare_keys(k, &z->best_key) >= 0)
+		return 0;
+	z->best = z->cand;
+	memcpy(&z->best_key, k, sizeof *k);
+	return 1;
+}
+
+static void remove_plan(input_scenario *s, unsigned p);
+
+/*
+ * A restructuring (threads exchanged, an operation moved) often makes one
+ * preemption unnecessary and wrong at once: try it alone, then with each
+ * preemption removed.
+ */
+static int try_restructured(simplifier *z)
+{
+	input_scenario moved = z->cand;
+	if (try_candidate(z))
+		return 1;
+	for (unsigned p = 0; p < moved.n_plan; p++) {
+		z->cand = moved;
+		remove_plan(&z->cand, p);
+		if (try_candidate(z))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- edits of a scenario (thread-major call order, plan in call order) ---- */
+
+static void remove_plan(input_scenario *s, unsigned p)
+{
+	memmove(&s->plan[p], &s->plan[p + 1], (s->n_plan - p - 1) * sizeof s->plan[0]);
+	s->n_plan--;
+	for (unsigned c = 0; c <= s->n_calls; c++)
+		if (s->first_plan[c] > p)
+			s->first_plan[c]--;
+}
+
+static void remove_call(input_scenario *s, unsigned call)
+{
+	while (s->first_plan[call + 1] > s->first_plan[call])
+		remove_plan(s, s->first_plan[call]);
+	memmove(&s->calls[call], &s->calls[call + 1], (s->n_calls - call - 1) * sizeof s->calls[0]);
+	memmove(&s->first_plan[call], &s->first_plan[call + 1],
+		(s->n_calls - call) * sizeof s->first_plan[0]);
+	s->n_calls--;
+	for (unsigned t = 0; t <= s->n_threads; t++)
+		if (s->first_call[t] > call)
+			s->first_call[t]--;
+}
+
+static void remove_thread(input_scenario *s, unsigned thread)
+{
+	while (s->first_call[thread + 1] > s->first_call[thread])
+		remove_call(s, s->first_call[thread]);
+	memmove(&s->first_call[thread], &s->first_call[thread + 1],
+		(s->n_threads - thread) * sizeof s->first_call[0]);
+	s->n_threads--;
+	for (unsigned c = 0; c < s->n_calls; c++)
+		if (s->calls[c].thread > thread)
+			s->calls[c].thread--;
+}
+
+/* Rebuild `out` from `in` with the thread lists `l`, keeping each call's plan. */
+static void rebuild(input_scenario *out, const input_scenario *in, const thread_lists *l)
+{
+	out->n_threads = l->n_threads;
+	out->n_calls = 0;
+	out->n_plan = 0;
+	for (unsigned t = 0; t < l->n_threads; t++) {
+		out->first_call[t] = out->n_calls;
+		for (unsigned i = 0; i < l->n[t]; i++) {
+			unsigned old = l->call[t][i], c = out->n_calls++;
+			out->calls[c] = in->calls[old];
+			out->calls[c].thread = t;
+			out->first_plan[c] = out->n_plan;
+			for (unsigned p = in->first_plan[old]; p < in->first_plan[old + 1]; p++) {
+				out->plan[out->n_plan] = in->plan[p];
+				out->plan[out->n_plan++].to =
+					(uint8_t)l->renumber[in->plan[p].to % in->n_threads];
+			}
+		}
+	}
+	out->first_call[l->n_threads] = out->n_calls;
+	out->first_plan[out->n_calls] = out->n_plan;
+}
+
+static void lists_of(thread_lists *l, const input_scenario *s)
+{
+	l->n_threads = s->n_threads;
+	for (unsigned t = 0; t < s->n_threads; t++) {
+		l->n[t] = 0;
+		for (unsigned c = s->first_call[t]; c < s->first_call[t + 1]; c++)
+			l->call[t][l->n[t]++] = c;
+		l->renumber[t] = t;
+	}
+}
+
+/* ---- the moves, simplest first; each returns 1 when one was kept ---- */
+
+static int try_remove_preemptions(simplifier *z)
+{
+	for (unsigned p = 0; p < z->best.n_plan; p++) {
+		z->cand = z->best;
+		remove_plan(&z->cand, p);
+		if (try_candidate(z))
+			return 1;
+	}
+	return 0;
+}
+
+static int try_remove_threads(simplifier *z)
+{
+	for (unsigned t = z->best.n_threads; t-- > 0;) {
+		if (z->best.n_threads <= z->bounds.min_threads)
+			return 0;
+		z->cand = z->best;
+		remove_thread(&z->cand, t);
+		if (try_candidate(z))
+			return 1;
+	}
+	return 0;
+}
+
+static int try_remove_calls(simplifier *z)
+{
+	for (unsigned c = z->best.n_calls; c-- > 0;) {
+		z->cand = z->best;
+		remove_call(&z->cand, c);
+		if (try_candidate(z))
+			return 1;
+	}
+	return 0;
+}
+
+/* Exchange two threads' lists: the thread that runs first changes. */
+static int try_swap_threads(simplifier *z)
+{
+	thread_lists *l = &z->lists;
+	for (unsigned a = 0; a < z->best.n_threads; a++) {
+		for (unsigned b = a + 1; b < z->best.n_threads; b++) {
+			lists_of(l, &z->best);
+			l->n[a] = l->n[b] = 0;
+			for (unsigned c = z->best.first_call[a]; c < z->best.first_call[a + 1]; c++)
+				l->call[b][l->n[b]++] = c;
+			for (unsigned c = z->best.first_call[b]; c < z->best.first_call[b + 1]; c++)
+				l->call[a][l->n[a]++] = c;
+			l->renumber[a] = b;
+			l->renumber[b] = a;
+			rebuild(&z->cand, &z->best, l);
+			if (try_restructured(z))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Move one call to the start or the end of another thread's list. */
+static int try_move_calls(simplifier *z)
+{
+	thread_lists *l = &z->lists;
+	for (unsigned c = 0; c < z->best.n_calls; c++) {
+		unsigned from = z->best.calls[c].thread;
+		for (unsigned to = 0; to < z->best.n_threads; to++) {
+			for (int at_end = 0; at_end <= 1 && to != from; at_end++) {
+				lists_of(l, &z->best);
+				unsigned i = c - z->best.first_call[from];
+				memmove(&l->call[from][i], &l->call[from][i + 1],
+					(l->n[from] - i - 1) * sizeof l->call[0][0]);
+				l->n[from]--;
+				if (!at_end)
+					memmove(&l->call[to][1], &l->call[to][0], l->n[to] * sizeof l->call[0][0]);
+				l->call[to][at_end ? l->n[to] : 0] = c;
+				l->n[to]++;
+				rebuild(&z->cand, &z->best, l);
+				if (try_restructured(z))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The call whose plan holds record p. */
+static unsigned call_of_plan(const input_scenario *s, unsigned p)
+{
+	unsigned c = 0;
+	while (c + 1 < s->n_calls && s->first_plan[c + 1] <= p)
+		c++;
+	return c;
+}
+
+/*
+ * Move record p to the same step of the thread's previous or next call (the
+ * plan stays in call order: it becomes that call's last or first record).
+ */
+static int try_move_to_neighbour_call(simplifier *z, unsigned p)
+{
+	unsigned c = call_of_plan(&z->best, p);
+	unsigned thread = z->best.calls[c].thread;
+	for (int dir = -1; dir <= 1; dir += 2) {
+		if ((dir < 0 && c == z->best.first_call[thread]) ||
+		    (dir > 0 && c + 1 >= z->best.first_call[thread + 1]))
+			continue;
+		z->cand = z->best;
+		input_preemption moved = z->cand.plan[p];
+		remove_plan(&z->cand, p);
+		unsigned to_call = (unsigned)((int)c + dir);
+		unsigned at = dir < 0 ? z->cand.first_plan[to_call + 1] : z->cand.first_plan[to_call];
+		memmove(&z->cand.plan[at + 1], &z->cand.plan[at],
+			(z->cand.n_plan - at) * sizeof z->cand.plan[0]);
+		z->cand.plan[at] = moved;
+		z->cand.n_plan++;
+		for (unsigned k = to_call + 1; k <= z->cand.n_calls; k++)
+			z->cand.first_plan[k]++;   /* the record is to_call's first or last */
+		if (try_candidate(z))
+			return 1;
+	}
+	return 0;
+}
+
+static int try_move_preemptions(simplifier *z)
+{
+	for (unsigned p = 0; p < z->best.n_plan; p++) {
+		if (try_move_to_neighbour_call(z, p))
+			return 1;
+		for (int delta = -1; delta <= 1; delta += 2) {
+			z->cand = z->best;
+			uint64_t step = z->cand.plan[p].step;
+			if (delta < 0 && step <= 1)
+				continue;
+			z->cand.plan[p].step = delta < 0 ? step - 1 : step + 1;
+			if (try_candidate(z))
+				return 1;
+		}
+		for (unsigned to = 0; to < z->best.n_threads; to++) {
+			if (to == z->best.plan[p].to)
+				continue;
+			z->cand = z->best;
+			z->cand.plan[p].to = (uint8_t)to;
+			if (try_candidate(z))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Lower argument a of call c to its minimum, or by one. */
+static int try_lower_arg(simplifier *z, unsigned c, int a)
+{
+	const weft_range r = z->target->ops[z->best.calls[c].op].args[a];
+	int64_t v = z->best.calls[c].args[a];
+	if (v <= r.min)
+		return 0;
+	z->cand = z->best;
+	z->cand.calls[c].args[a] = r.min;
+	if (try_candidate(z))
+		return 1;
+	z->cand = z->best;
+	z->cand.calls[c].args[a] = v - 1;
+	return v - 1 > r.min && try_candidate(z);
+}
+
+static int try_lower_calls(simplifier *z)
+{
+	for (unsigned c = 0; c < z->best.n_calls; c++) {
+		const weft_op *op = &z->target->ops[z->best.calls[c].op];
+		for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++)
+			if (try_lower_arg(z, c, a))
+				return 1;
+		for (unsigned k = 0; k < z->bounds.n_thread_ops; k++) {
+			unsigned other = z->bounds.thread_ops[k];
+			if (other >= z->best.calls[c].op)
+				break;
+			z->cand = z->best;
+			z->cand.calls[c].op = other;
+			for (int a = 0; a < WEFT_MAX_ARGS; a++)
+				z->cand.calls[c].args[a] = z->target->ops[other].args[a].min;
+			if (try_candidate(z))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Exchange the arguments of two calls of one operation (smaller values first). */
+static int try_exchange_args(simplifier *z)
+{
+	for (unsigned a = 0; a < z->best.n_calls; a++) {
+		for (unsigned b = a + 1; b < z->best.n_calls; b++) {
+			if (z->best.calls[a].op != z->best.calls[b].op ||
+			    !memcmp(z->best.calls[a].args, z->best.calls[b].args,
+				    sizeof z->best.calls[a].args))
+				continue;
+			z->cand = z->best;
+			memcpy(z->cand.calls[a].args, z->best.calls[b].args, sizeof z->cand.calls[a].args);
+			memcpy(z->cand.calls[b].args, z->best.calls[a].args, sizeof z->cand.calls[b].args);
+			if (try_candidate(z))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int simplify_round(simplifier *z)
+{
+	return try_remove_preemptions(z) || try_remove_threads(z) || try_remove_calls(z) ||
+	       try_swap_threads(z) || try_move_calls(z) || try_move_preemptions(z) ||
+	       try_lower_calls(z) || try_exchange_args(z);
+}
+
+/* The starting point: the input as given, then its canonical spelling if that fails alike. */
+static int start(simplifier *z, const uint8_t *buf, size_t size)
+{
+	candidate_key *k = &z->best_key;
+	memcpy(k->bytes, buf, size);
+	k->size = size;
+	weft_result res;
+	z->keep = weft_runner_run(z->runner, buf, size, &res);
+	z->runs = 1;
+	if (z->keep == WEFT_PASS || z->keep == WEFT_ERROR)
+		return 0;
+	k->c = weft_complexity_of(&res);
+	z->original = k->c;
+	decode(z, &z->best, buf, size);
+	k->planned = z->best.n_plan;
+	z->cand = z->best;
+	try_candidate(z);
+	return 1;
+}
+
+size_t weft_runner_simplify(weft_runner *runner, uint8_t *buf, size_t size, size_t cap,
+			    weft_complexity *before, weft_complexity *after)
+{
+	if (size > SIMPLIFY_MAX_BYTES)
+		return size;
+	simplifier *z = malloc(sizeof *z);
+	if (!z)
+		return size;
+	z->runner = runner;
+	z->target = weft_runner_target(runner);
+	z->bounds = input_bounds_of(z->target);
+	memset(&z->original, 0, sizeof z->original);
+	int fails = start(z, buf, size);
+	if (fails)
+		while (simplify_round(z))
+			;
+	size_t n = size;
+	if (fails && z->best_key.size <= cap) {
+		n = z->best_key.size;
+		memcpy(buf, z->best_key.bytes, n);
+	}
+	if (before)
+		*before = z->original;
+	if (after)
+		*after = z->best_key.c;
+	weft_runner_run(runner, buf, n, NULL);   /* leave the result's report behind */
+	free(z);
+	return n;
+}

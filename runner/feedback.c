@@ -1,0 +1,362 @@
+/*
+ * runner/feedback.c - interleaving feedback: switch pairs, reads-from pairs
+ * and the outcome of one execution as stable feature ids (definitions in
+ * feedback.h).  Prints nothing, allocates only in runner_feedback_new.
+ */
+#include "feedback.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Threads an event or history entry can name; larger numbers share the last slot. */
+#define FB_THREADS 32
+/* Open-addressing tables, powers of two, at most 3/4 full. */
+#define FB_FEATURE_SLOTS 2048
+#define FB_OBJECT_SLOTS 1024
+
+/* The first word of every hash: what the other words mean. */
+enum {
+	TAG_PAIR = 0x7700,            /* + enum runner_switch_how */
+	TAG_READS_FROM = 0x7800,
+	TAG_OUTCOME = 0x7900,
+	TAG_OP_SITE = 0x7a00,         /* + 0 begin, 1 end */
+	TAG_THREAD = 0x7b00,
+};
+
+typedef struct fb_feature_slot {
+	uint32_t gen;                 /* == fb->gen: in use by this execution */
+	uint32_t index;               /* into fb->features */
+} fb_feature_slot;
+
+typedef struct fb_object_slot {
+	const void *addr;
+	uint32_t gen;
+	uint32_t site;                /* the last write's site */
+	uint32_t thread;              /* and thread */
+} fb_object_slot;
+
+struct runner_feedback {
+	uint32_t gen;                 /* this execution's stamp; 0 is never used */
+	size_t n;                     /* distinct features */
+	size_t dropped;
+	size_t n_objects;
+	weft_feature features[RUNNER_FEEDBACK_MAX_FEATURES];
+	fb_feature_slot feature_slot[FB_FEATURE_SLOTS];
+	fb_object_slot object_slot[FB_OBJECT_SLOTS];
+};
+
+/* ---- stable hashing: integer arithmetic only, the same everywhere ---- */
+
+/* splitmix64's finalizer: every input bit reaches every output bit. */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static uint32_t fold32(uint64_t h)
+{
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static uint32_t hash3(uint64_t tag, uint64_t a, uint64_t b)
+{
+	return fold32(mix64(mix64(mix64(tag) ^ a) ^ b));
+}
+
+uint32_t runner_feedback_pair_id(unsigned how, uint32_t from_site, uint32_t to_site)
+{
+	return hash3(TAG_PAIR + how, from_site, to_site);
+}
+
+uint32_t runner_feedback_rf_id(uint32_t write_site, uint32_t read_site)
+{
+	return hash3(TAG_READS_FROM, write_site, read_site);
+}
+
+uint32_t runner_feedback_op_site(unsigned op, int end)
+{
+	return hash3(TAG_OP_SITE + (end != 0), op, 0);
+}
+
+/* ---- the feature set of one execution ---- */
+
+runner_feedback *runner_feedback_new(void)
+{
+	return calloc(1, sizeof(runner_feedback));
+}
+
+void runner_feedback_free(runner_feedback *fb)
+{
+	free(fb);
+}
+
+/* A new execution: every table empty, by moving the stamp (no clearing). */
+static void begin_execution(runner_feedback *fb)
+{
+	fb->n = 0;
+	fb->dropped = 0;
+	fb->n_objects = 0;
+	if (++fb->gen == 0) {   /* wrapped: stamps from 2^32 executions ago could match */
+		memset(fb->feature_slot, 0, sizeof fb->feature_slot);
+		memset(fb->object_slot, 0, sizeof fb->object_slot);
+		fb->gen = 1;
+	}
+}
+
+static void add_feature(runner_feedback *fb, weft_feedback_kind kind, uint32_t id)
+{
+	uint32_t mask = FB_FEATURE_SLOTS - 1;
+	for (uint32_t i = (id ^ (uint32_t)kind * 0x9E3779B9u) & mask;; i = (i + 1) & mask) {
+		fb_feature_slot *s = &fb->feature_slot[i];
+		if (s->gen != fb->gen) {   /* empty: a new feature */
+			if (fb->n == RUNNER_FEEDBACK_MAX_FEATURES) {
+				fb->dropped++;
+				return;
+			}
+			s->gen = fb->gen;
+			s->index = (uint32_t)fb->n;
+			fb->features[fb->n++] = (weft_feature){ .id = id, .count = 1, .kind = kind };
+			return;
+		}
+		weft_feature *f = &fb->features[s->index];
+		if (f->id == id && f->kind == kind) {
+			f->count += f->count != UINT32_MAX;
+			return;
+		}
+	}
+}
+
+static int is_access(const sched_event *e)
+{
+	return e->kind > 0 && e->kind < WEFT_ACCESS_KIND_COUNT;
+}
+
+/* ---- PAIRS ---- */
+
+/* A program point's stable name, or 0 when the event is not one. */
+static uint32_t program_point(const sched_event *e, const runner_feedback_input *in)
+{
+	if (is_access(e))
+		return e->site_id;
+	if (e->kind == SCHED_EV_OP_BEGIN || e->kind == SCHED_EV_OP_END) {
+		unsigned op = e->site_id < in->n_calls ? in->calls[e->site_id].op : 0xffffu;
+		return runner_feedback_op_site(op, e->kind == SCHED_EV_OP_END);
+	}
+	return 0;
+}
+
+static unsigned switch_how(const sched_event *e)
+{
+	if (e->kind == SCHED_EV_PREEMPT)
+		return RUNNER_SWITCH_PREEMPT;
+	switch (e->value) {   /* exec.c, record_switch: 0 finished, 1 blocked, 2 spinning */
+	case 0: return RUNNER_SWITCH_FINISHED;
+	case 1: return RUNNER_SWITCH_BLOCKED;
+	default: return RUNNER_SWITCH_SPINNING;
+	}
+}
+
+static unsigned thread_slot(unsigned t)
+{
+	return t < FB_THREADS ? t : FB_THREADS - 1;
+}
+
+/* Backwards, so that at each switch every thread's next program point is known. */
+static void compute_pairs(runner_feedback *fb, const runner_feedback_input *in)
+{
+	uint32_t next[FB_THREADS] = { 0 };
+	for (size_t i = in->n_events; i-- > 0;) {
+		const sched_event *e = &in->events[i];
+		if (e->kind == SCHED_EV_PREEMPT || e->kind == SCHED_EV_SWITCH) {
+			add_feature(fb, WEFT_FEEDBACK_PAIRS,
+				    runner_feedback_pair_id(switch_how(e), next[thread_slot(e->thread)],
+							     next[thread_slot(e->other)]));
+			continue;
+		}
+		uint32_t site = program_point(e, in);
+		if (site)
+			next[thread_slot(e->thread)] = site;
+	}
+}
+
+/* ---- READS_FROM ---- */
+
+static int access_reads(const sched_event *e)
+{
+	switch (e->kind) {
+	case WEFT_ACCESS_STORE: case WEFT_ACCESS_UNLOCK: case WEFT_ACCESS_SIGNAL:
+	case WEFT_ACCESS_BROADCAST: case WEFT_ACCESS_SEM_POST:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static int access_writes(const sched_event *e)
+{
+	switch (e->kind) {
+	case WEFT_ACCESS_LOAD:
+		return 0;
+	case WEFT_ACCESS_CAS:
+		return e->value != 0;   /* a failed compare-exchange only reads */
+	default:
+		return 1;
+	}
+}
+
+/* The object's slot, or NULL: not seen in this execution and (insert = 0) not
+ * to be added, or the table is full. */
+static fb_object_slot *object_of(runner_feedback *fb, const void *addr, int insert)
+{
+	uint32_t mask = FB_OBJECT_SLOTS - 1;
+	for (uint32_t i = (uint32_t)mix64((uint64_t)(uintptr_t)addr) & mask;; i = (i + 1) & mask) {
+		fb_object_slot *s = &fb->object_slot[i];
+		if (s->gen == fb->gen) {
+			if (s->addr == addr)
+				return s;
+			continue;
+		}
+		if (!insert)
+			return NULL;
+		if (fb->n_objects == RUNNER_FEEDBACK_MAX_OBJECTS) {
+			fb->dropped++;
+			return NULL;
+		}
+		fb->n_objects++;
+		s->gen = fb->gen;
+		s->addr = addr;
+		s->site = 0;   /* no write yet in this execution */
+		s->thread = 0;
+		return s;
+	}
+}
+
+static void compute_reads_from(runner_feedback *fb, const runner_feedback_input *in)
+{
+	for (size_t i = 0; i < in->n_events; i++) {
+		const sched_event *e = &in->events[i];
+		if (!is_access(e) || !e->addr)   /* yield, spawn, join: no object */
+			continue;
+		int writes = access_writes(e);
+		fb_object_slot *o = object_of(fb, e->addr, writes);
+		if (!o)
+			continue;
+		if (access_reads(e) && o->site && o->thread != e->thread)
+			add_feature(fb, WEFT_FEEDBACK_READS_FROM, runner_feedback_rf_id(o->site, e->site_id));
+		if (writes) {
+			o->site = e->site_id;
+			o->thread = e->thread;
+		}
+	}
+}
+
+/* ---- OUTCOME ---- */
+
+static void compute_outcome(runner_feedback *fb, const runner_feedback_input *in)
+{
+	uint64_t per_thread[FB_THREADS];
+	uint32_t seen = 0;
+	/* A thread's operations appear in the history in its own order: hashing them
+	 * per thread in that order is independent of how the threads interleaved. */
+	for (size_t i = 0; i < in->n_history; i++) {
+		const weft_op_record *op = &in->history[i];
+		unsigned t = thread_slot(op->thread);
+		uint64_t h = seen & (1u << t) ? per_thread[t] : mix64(TAG_THREAD + t);
+		seen |= 1u << t;
+		h = mix64(h ^ op->op);
+		for (int a = 0; a < WEFT_MAX_ARGS; a++)
+			h = mix64(h ^ (uint64_t)op->args[a]);
+		h = mix64(h ^ (op->pending ? 1 : 2));
+		if (!op->pending)
+			h = mix64(h ^ (uint64_t)op->result);
+		per_thread[t] = h;
+	}
+	uint64_t h = mix64(TAG_OUTCOME);
+	for (unsigned t = 0; t < FB_THREADS; t++)
+		if (seen & (1u << t))
+			h = mix64(mix64(h ^ t) ^ per_thread[t]);
+	add_feature(fb, WEFT_FEEDBACK_OUTCOME, fold32(h));
+}
+
+/* ---- the whole set ---- */
+
+static int feature_order(const void *pa, const void *pb)
+{
+	const weft_feature *a = pa, *b = pb;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+void runner_feedback_compute(runner_feedback *fb, unsigned kinds, const runner_feedback_input *in)
+{
+	begin_execution(fb);
+	if (kinds & WEFT_FEEDBACK_PAIRS)
+		compute_pairs(fb, in);
+	if (kinds & WEFT_FEEDBACK_READS_FROM)
+		compute_reads_from(fb, in);
+	if (kinds & WEFT_FEEDBACK_OUTCOME)
+		compute_outcome(fb, in);
+	/* the tables hold slot indices; they are dead once sorted (the next execution
+	 * has a new stamp), so the order can be the one callers see */
+	if (fb->n > 16) {
+		qsort(fb->features, fb->n, sizeof fb->features[0], feature_order);
+		return;
+	}
+	for (size_t i = 1; i < fb->n; i++) {   /* a few features: insertion, no calls */
+		weft_feature f = fb->features[i];
+		size_t j = i;
+		for (; j > 0 && feature_order(&fb->features[j - 1], &f) > 0; j--)
+			fb->features[j] = fb->features[j - 1];
+		fb->features[j] = f;
+	}
+}
+
+size_t runner_feedback_get(const runner_feedback *fb, weft_feature *out, size_t cap)
+{
+	size_t n = fb->n < cap ? fb->n : cap;
+	if (n)
+		memcpy(out, fb->features, n * sizeof *out);
+	return fb->n;
+}
+
+size_t runner_feedback_dropped(const runner_feedback *fb)
+{
+	return fb->dropped;
+}
+
+/* ---- WEFT_FEEDBACK values ---- */
+
+int weft_feedback_parse(const char *spec, unsigned *kinds)
+{
+	static const struct { const char *name; unsigned kinds; } words[] = {
+		{ "none", 0 }, { "all", WEFT_FEEDBACK_ALL }, { "pairs", WEFT_FEEDBACK_PAIRS },
+		{ "rf", WEFT_FEEDBACK_READS_FROM }, { "reads-from", WEFT_FEEDBACK_READS_FROM },
+		{ "outcome", WEFT_FEEDBACK_OUTCOME },
+	};
+	if (!spec || !*spec) {
+		*kinds = WEFT_FEEDBACK_ALL;
+		return 0;
+	}
+	unsigned k = 0;
+	for (const char *p = spec;;) {
+		size_t len = strcspn(p, ",");
+		size_t w = 0;
+		while (w < sizeof words / sizeof words[0] &&
+		       !(strlen(words[w].name) == len && strncmp(words[w].name, p, len) == 0))
+			w++;
+		if (w == sizeof words / sizeof words[0])
+			return -1;   /* unknown word, or an empty one (",,", leading or trailing ",") */
+		k |= words[w].kinds;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*kinds = k;
+	return 0;
+}

@@ -1,0 +1,618 @@
+/*
+ * runner/runner.c - bytes -> choices -> scenario + schedule -> execution ->
+ * history -> verdict, for one target.  The only file that knows all the steps.
+ *
+ * All per-input state lives in the weft_runner and is reset at the start of
+ * every run: the choice cursor, the scenario, the trace, the instance, the
+ * message.  Nothing survives from one input to the next except allocated
+ * capacity and the parked worker threads.
+ */
+#include "weft/run.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weft/check.h"
+#include "../input/choice.h"
+#include "feedback.h"
+#include "impl_model.h"
+#include "../input/scenario.h"
+#include "runner_internal.h"
+#include "../input/schedule_bytes.h"
+#include "../report/report.h"
+#include "../scheduler/sched.h"
+
+struct weft_runner {
+	const weft_target *target;
+	input_bounds bounds;
+	sched_pool pool;
+	sched_exec exec;
+	input_choices choices;
+	input_scenario scenario;
+	input_plan_reader plan;
+	void *instance;
+	weft_op_record history[INPUT_MAX_CALLS + 1];   /* + the final operation */
+	size_t n_history;
+	int has_final;                 /* history ends with the final operation */
+	weft_checker *checker;
+	weft_check_result check;
+	char message[512];
+	weft_result result;
+	weft_runner_stats stats;
+	sched_event *saved;            /* a failing execution's trace, for the re-run check */
+	size_t n_saved, saved_cap;
+	runner_feedback *feedback;    /* NULL: no features computed (the default) */
+	unsigned feedback_kinds;
+};
+
+static const weft_model *model_of(const weft_target *t)
+{
+	return t->model ? t->model : &runner_impl_model;
+}
+
+/*
+ * The backend of a data-structure target unless WEFT_BACKEND says otherwise.
+ * Decided by bench/bench_scheduler.c (bench/README.md, scheduler section): on
+ * the 2-core machine a fixed counter runs 1.4 million executions per second on
+ * fibers against 47,000 on pthreads (row c), because a hand-off costs 32 ns
+ * against 2.8 us (row b, scheduler alone) and a fiber execution makes no
+ * system call; a switch point that does not switch costs the same on both.
+ */
+#define RUNNER_DEFAULT_BACKEND SCHED_BACKEND_FIBER
+
+/*
+ * Which backend a new runner for `t` uses, in order: a target that needs real
+ * threads (thread identity, thread-local storage) always gets pthreads; then
+ * WEFT_BACKEND=pthread|fiber, read at every runner creation; then programs
+ * (whole pthread programs may use TLS or pthread_self) get pthreads, anything
+ * else RUNNER_DEFAULT_BACKEND.  A misspelt WEFT_BACKEND must not silently
+ * test something else: it stops the process (exit 2) with a message.
+ */
+static sched_backend choose_backend(const weft_target *t)
+{
+	if (t->flags & WEFT_TARGET_REAL_THREADS)
+		return SCHED_BACKEND_PTHREAD;
+	const char *env = getenv("WEFT_BACKEND");
+	if (env && *env) {
+		if (strcmp(env, "pthread") == 0)
+			return SCHED_BACKEND_PTHREAD;
+		if (strcmp(env, "fiber") == 0)
+			return SCHED_BACKEND_FIBER;
+		fprintf(stderr, "weft: WEFT_BACKEND=%s is not a backend: use pthread or fiber\n", env);
+		exit(2);
+	}
+	if (t->flags & WEFT_TARGET_PROGRAM)
+		return SCHED_BACKEND_PTHREAD;
+	return RUNNER_DEFAULT_BACKEND;
+}
+
+weft_runner *weft_runner_new(const weft_target *target)
+{
+	if (weft_target_problem(target))
+		return NULL;
+	sched_backend backend = choose_backend(target);
+	weft_runner *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->checker = weft_checker_new(model_of(target));
+	if (!r->checker) {
+		free(r);
+		return NULL;
+	}
+	r->target = target;
+	r->bounds = input_bounds_of(target);
+	sched_pool_init(&r->pool, backend);
+	sched_exec_init(&r->exec, &r->pool);
+	return r;
+}
+
+void weft_runner_free(weft_runner *r)
+{
+	if (!r)
+		return;
+	sched_pool_destroy(&r->pool);
+	sched_exec_destroy(&r->exec);
+	weft_checker_free(r->checker);
+	free(r->saved);
+	runner_feedback_free(r->feedback);
+	free(r);
+}
+
+const char *weft_runner_backend(const weft_runner *r)
+{
+	return r->pool.backend == SCHED_BACKEND_FIBER ? "fiber" : "pthread";
+}
+
+sched_backend runner_backend(const weft_runner *r)
+{
+	return r->pool.backend;
+}
+
+static int is_program(const weft_target *t)
+{
+	return (t->flags & WEFT_TARGET_PROGRAM) != 0;
+}
+
+/* Managed thread `thread` runs its operations in order. */
+static void run_thread_calls(void *ctx, unsigned thread)
+{
+	weft_runner *r = ctx;
+	const weft_target *t = r->target;
+	input_scenario *s = &r->scenario;
+	if (is_program(t) && thread > 0) {
+		/* a thread the program spawned: its schedule is the scenario's thread `thread` */
+		sched_call_begin(thread < s->n_threads ? s->first_call[thread] : INPUT_NO_CALL);
+		sched_run_start_routine();
+		return;
+	}
+	for (unsigned i = s->first_call[thread]; i < s->first_call[thread + 1]; i++) {
+		weft_op_record *call = &s->calls[i];
+		sched_op_begin(i);
+		int64_t result = t->ops[call->op].run(r->instance, call->args);
+		sched_op_end(i, result);
+	}
+}
+
+/* The history: every call that began, in order of invocation, from the trace. */
+static void build_history(weft_runner *r)
+{
+	const sched_trace *tr = &r->exec.trace;
+	r->n_history = 0;
+	for (size_t i = 0; i < tr->n; i++) {
+		const sched_event *e = &tr->events[i];
+		if (e->kind == SCHED_EV_OP_BEGIN) {
+			r->scenario.calls[e->site_id].invoked_at = (uint32_t)i;
+		} else if (e->kind == SCHED_EV_OP_END) {
+			weft_op_record *call = &r->scenario.calls[e->site_id];
+			call->returned_at = (uint32_t)i;
+			call->result = (int64_t)e->value;
+			call->pending = 0;
+		}
+	}
+	for (size_t i = 0; i < tr->n; i++)
+		if (tr->events[i].kind == SCHED_EV_OP_BEGIN)
+			r->history[r->n_history++] = r->scenario.calls[tr->events[i].site_id];
+}
+
+/*
+ * The final operation (weft_target.final_op) runs on this, the controlling
+ * thread, after every managed thread returned: its atomics are plain ones.
+ * Logically it is invoked after the last event and returns just after.
+ */
+static void run_final_op(weft_runner *r)
+{
+	const weft_target *t = r->target;
+	r->has_final = 0;
+	if (!t->final_op || r->exec.cut)
+		return;
+	weft_op_record *call = &r->history[r->n_history++];
+	memset(call, 0, sizeof *call);
+	call->thread = r->scenario.n_threads;
+	call->op = (unsigned)(t->final_op - t->ops);
+	for (int a = 0; a < t->final_op->n_args; a++)
+		call->args[a] = t->final_op->args[a].min;
+	call->invoked_at = (uint32_t)r->exec.trace.n;
+	call->result = t->final_op->run(r->instance, call->args);
+	call->returned_at = call->invoked_at + 1;
+	r->has_final = 1;
+}
+
+static void format_result(char *buf, size_t cap, int64_t value)
+{
+	if (value == WEFT_NONE)
+		snprintf(buf, cap, "none");
+	else if (value == WEFT_BLOCKED)
+		snprintf(buf, cap, "blocked");
+	else
+		snprintf(buf, cap, "%" PRId64, value);
+}
+
+/* One line: the operation the search could not place, seen vs. modelled result. */
+static void describe_violation(weft_runner *r)
+{
+	const weft_op_record *stuck = &r->history[r->check.stuck];
+	char seen[24], model[24];
+	format_result(seen, sizeof seen, stuck->result);
+	format_result(model, sizeof model, r->check.stuck_model_result);
+	snprintf(r->message, sizeof r->message,
+		 "%s() on thread %u %s %s, the model gives %s "
+		 "after the longest linearizable prefix (%zu of %zu operations)",
+		 r->target->ops[stuck->op].name, stuck->thread,
+		 stuck->result == WEFT_BLOCKED ? "stays" : "returned", seen, model,
+		 r->check.n_longest, r->n_history);
+}
+
+/* The oracle: 1 when no linearization explains the history. */
+static int not_linearizable(weft_runner *r)
+{
+	weft_history h = { r->history, r->n_history };
+	if (!r->target->model)
+		runner_impl_model_bind(r->target);
+	weft_check_verdict v = weft_check(r->checker, &h, NULL, &r->check);
+	runner_impl_model_unbind();
+	r->result.check_cost = r->check.cost;
+	r->result.check_unknown = v == WEFT_CHECK_UNKNOWN;
+	if (v != WEFT_CHECK_NOT_LINEARIZABLE)
+		return 0;
+	describe_violation(r);
+	return 1;
+}
+
+/* The operation thread `t` was in, or NULL (a spawned thread's body). */
+static const char *op_name_of_thread(const weft_runner *r, unsigned t)
+{
+	const sched_thread *th = r->exec.pool->threads[t];
+	if ((is_program(r->target) && t > 0) || th->call >= r->scenario.n_calls)
+		return NULL;
+	return r->target->ops[r->scenario.calls[th->call].op].name;
+}
+
+/*
+ * No thread could run.  Each blocked operation joins the history as having
+ * returned WEFT_BLOCKED after everything else: the model must agree that it
+ * would block in the final state (a take() on an empty queue), otherwise it is
+ * a deadlock or a lost wake-up.  A program has no model: always a deadlock.
+ */
+static weft_verdict judge_stall(weft_runner *r)
+{
+	const char *names[SCHED_MAX_THREADS];
+	for (unsigned t = 0; t < r->exec.n_slots; t++)
+		names[t] = op_name_of_thread(r, t);
+	char stall[400];
+	report_describe_stall(stall, sizeof stall, &r->exec, names);
+	if (!is_program(r->target)) {
+		uint32_t at = (uint32_t)r->exec.trace.n, invoked[INPUT_MAX_CALLS + 1];
+		for (size_t i = 0; i < r->n_history; i++) {
+			weft_op_record *op = &r->history[i];
+			invoked[i] = op->invoked_at;
+			if (!op->pending)
+				continue;
+			op->pending = 0;
+			op->result = WEFT_BLOCKED;
+			op->invoked_at = at;   /* blocked in the final state, after everything */
+			op->returned_at = at + 1;
+		}
+		int failed = not_linearizable(r);
+		for (size_t i = 0; i < r->n_history; i++)   /* reports draw the real interval */
+			r->history[i].invoked_at = invoked[i];
+		if (!failed)
+			return WEFT_PASS;
+		char why[sizeof r->message];
+		memcpy(why, r->message, sizeof why);
+		size_t n = (size_t)snprintf(r->message, sizeof r->message,
+					    "%s; the model says otherwise: ", stall);
+		if (n < sizeof r->message)
+			memcpy(r->message + n, why, strnlen(why, sizeof r->message - n - 1) + 1);
+		r->message[sizeof r->message - 1] = 0;
+		return WEFT_FAIL_DEADLOCK;
+	}
+	snprintf(r->message, sizeof r->message, "%s", stall);
+	return WEFT_FAIL_DEADLOCK;
+}
+
+static weft_verdict judge_stop(weft_runner *r)
+{
+	const sched_exec *x = &r->exec;
+	const char *op = op_name_of_thread(r, x->stop_thread);
+	switch (x->stop) {
+	case SCHED_STOP_STALL:
+		return judge_stall(r);
+	case SCHED_STOP_LIVELOCK:
+		snprintf(r->message, sizeof r->message,
+			 "thread %u spins forever%s%s%s: %" PRIu64 " switch points without a change to "
+			 "shared memory, and no other thread can run", x->stop_thread,
+			 op ? " in " : "", op ? op : "", op ? "()" : "", x->cfg.livelock_limit);
+		return WEFT_FAIL_LIVELOCK;
+	case SCHED_STOP_OBSTRUCTION:
+		snprintf(r->message, sizeof r->message,
+			 "%s%s on thread %u ran %" PRIu64 " switch points alone without finishing "
+			 "(the target claims obstruction-freedom)", op ? op : "its body",
+			 op ? "()" : "", x->stop_thread, x->cfg.solo_limit);
+		return WEFT_FAIL_OBSTRUCTION;
+	case SCHED_STOP_ASSERTION:
+		snprintf(r->message, sizeof r->message, "thread %u: %s", x->stop_thread, x->stop_message);
+		return WEFT_FAIL_ASSERTION;
+	case SCHED_STOP_ERROR:
+		snprintf(r->message, sizeof r->message, "%s", x->stop_message);
+		return WEFT_FAIL_MISUSE;
+	default:
+		snprintf(r->message, sizeof r->message,
+			 "execution exceeded the step budget of %u switch points",
+			 r->bounds.step_budget);
+		return WEFT_FAIL_BUDGET;
+	}
+}
+
+/* A program's verdict: how it stopped, then its return value. */
+static weft_verdict judge_program(weft_runner *r)
+{
+	if (r->n_history == 0 || r->history[0].pending || r->history[0].result == 0)
+		return WEFT_PASS;
+	snprintf(r->message, sizeof r->message, "the program returned %" PRId64,
+		 r->history[0].result);
+	return WEFT_FAIL_VALIDATION;
+}
+
+static weft_verdict judge(weft_runner *r)
+{
+	if (r->exec.cut)
+		return judge_stop(r);
+	if (is_program(r->target))
+		return judge_program(r);
+	if (not_linearizable(r))
+		return WEFT_FAIL_LINEARIZABILITY;
+	if (!r->target->validate)
+		return WEFT_PASS;
+	weft_history h = { r->history, r->n_history };
+	if (r->target->validate(r->instance, &h, r->message, sizeof r->message) == 0)
+		return WEFT_PASS;
+	return WEFT_FAIL_VALIDATION;
+}
+
+static void count(weft_runner *r, weft_verdict v)
+{
+	r->stats.executions++;
+	r->stats.failures += v != WEFT_PASS;
+	r->stats.check_unknown += (uint64_t)r->result.check_unknown;
+}
+
+static void fill_result(weft_runner *r, weft_verdict v)
+{
+	weft_result *res = &r->result;
+	res->verdict = v;
+	res->n_threads = is_program(r->target) ? r->exec.n_started : r->scenario.n_threads;
+	res->n_ops = r->scenario.n_calls;
+	res->preemptions = r->exec.preemptions;
+	res->switches = r->exec.switches;
+	res->steps = r->exec.steps;
+	res->trace_hash = sched_trace_hash(&r->exec.trace);
+	res->message = r->message;
+	if (r->feedback) {   /* interleaving feedback, only when asked for (feedback.h) */
+		runner_feedback_input in = { r->exec.trace.events, r->exec.trace.n,
+			r->scenario.calls, r->scenario.n_calls, r->history, r->n_history };
+		runner_feedback_compute(r->feedback, r->feedback_kinds, &in);
+	}
+}
+
+int weft_runner_set_feedback(weft_runner *r, unsigned kinds)
+{
+	kinds &= WEFT_FEEDBACK_ALL;
+	if (kinds && !r->feedback && !(r->feedback = runner_feedback_new()))
+		return -1;
+	if (!kinds) {
+		runner_feedback_free(r->feedback);
+		r->feedback = NULL;
+	}
+	r->feedback_kinds = kinds;
+	return 0;
+}
+
+size_t weft_runner_features(const weft_runner *r, weft_feature *out, size_t cap)
+{
+	return r->feedback ? runner_feedback_get(r->feedback, out, cap) : 0;
+}
+
+/* Execute r->scenario under `strategy` and judge it; fills the per-input state. */
+static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
+{
+	r->message[0] = 0;
+	r->n_history = 0;
+	r->has_final = 0;
+	r->result.check_unknown = 0;
+	r->result.check_cost = 0;
+	r->check.verdict = WEFT_CHECK_LINEARIZABLE;
+	const weft_target *t = r->target;
+	sched_exec_config cfg = {
+		.n_threads = is_program(t) ? 1 : r->scenario.n_threads,
+		.max_threads = is_program(t) ? r->bounds.max_threads : 0,
+		.step_budget = r->bounds.step_budget,
+		/* an obstruction-free claim is checked before a spinner would be descheduled */
+		.spin_limit = t->obstruction_free_steps > t->spin_limit ? t->obstruction_free_steps
+									 : t->spin_limit,
+		.livelock_limit = t->livelock_limit,
+		.solo_limit = t->obstruction_free_steps,
+		.spurious_wakeups = t->spurious_wakeups != 0,
+		.strategy = strategy,
+		.body = run_thread_calls,
+		.body_ctx = r,
+	};
+	r->instance = r->target->setup ? r->target->setup() : NULL;
+	weft_verdict v;
+	if (sched_exec_run(&r->exec, &cfg) != 0) {
+		snprintf(r->message, sizeof r->message, "could not start %u managed threads",
+			 cfg.n_threads);
+		sched_trace_reset(&r->exec.trace);
+		v = WEFT_ERROR;
+	} else {
+		build_history(r);
+		run_final_op(r);
+		v = judge(r);
+	}
+	if (r->target->teardown)
+		r->target->teardown(r->instance);
+	r->instance = NULL;
+	return v;
+}
+
+/* Decode, execute and judge the input once. */
+static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t size)
+{
+	input_choices_init(&r->choices, data, size);
+	input_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
+	r->plan.scenario = &r->scenario;
+	r->plan.choices = &r->choices;
+	r->plan.n_slots = r->bounds.program ? r->bounds.max_threads : r->scenario.n_threads;
+	return execute_scenario(r, input_schedule_bytes(&r->plan));
+}
+
+weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
+					 sched_strategy strategy, weft_result *out)
+{
+	r->scenario = *s;
+	weft_verdict v = execute_scenario(r, strategy);
+	fill_result(r, v);
+	count(r, v);
+	if (out)
+		*out = r->result;
+	return v;
+}
+
+const input_bounds *runner_bounds(const weft_runner *r)
+{
+	return &r->bounds;
+}
+
+const sched_trace *runner_trace(const weft_runner *r)
+{
+	return &r->exec.trace;
+}
+
+weft_verdict runner_check_history(weft_runner *r, void *instance, const weft_op_record *ops,
+					  size_t n, const char **message,
+					  const weft_check_result **check)
+{
+	r->message[0] = 0;
+	r->n_history = n < INPUT_MAX_CALLS + 1 ? n : INPUT_MAX_CALLS + 1;
+	memcpy(r->history, ops, r->n_history * sizeof *ops);
+	weft_verdict v = not_linearizable(r) ? WEFT_FAIL_LINEARIZABILITY : WEFT_PASS;
+	weft_history h = { r->history, r->n_history };
+	if (v == WEFT_PASS && r->target->validate &&
+	    r->target->validate(instance, &h, r->message, sizeof r->message) != 0)
+		v = WEFT_FAIL_VALIDATION;
+	if (message)
+		*message = r->message;
+	if (check)
+		*check = &r->check;
+	return v;
+}
+
+/* Keep a copy of the last execution's trace (capacity is reused). */
+static int save_trace(weft_runner *r)
+{
+	const sched_trace *t = &r->exec.trace;
+	if (t->n > r->saved_cap) {
+		sched_event *more = realloc(r->saved, t->n * sizeof *more);
+		if (!more)
+			return -1;
+		r->saved = more;
+		r->saved_cap = t->n;
+	}
+	memcpy(r->saved, t->events, t->n * sizeof *t->events);
+	r->n_saved = t->n;
+	return 0;
+}
+
+static int same_event(const sched_event *a, const sched_event *b)
+{
+	return a->kind == b->kind && a->thread == b->thread && a->other == b->other &&
+	       a->site_id == b->site_id && a->value == b->value;
+}
+
+/* The first step at which the saved trace and the last execution's differ, or -1. */
+static long first_divergence(const weft_runner *r)
+{
+	const sched_trace *t = &r->exec.trace;
+	size_t n = t->n < r->n_saved ? t->n : r->n_saved;
+	for (size_t i = 0; i < n; i++)
+		if (!same_event(&r->saved[i], &t->events[i]))
+			return (long)i;
+	return t->n == r->n_saved ? -1 : (long)n;
+}
+
+static report_case report_case_of(const weft_runner *r);
+
+/* "thread 0: load counter.c:26 -> 0", or "nothing" past the end of a trace. */
+static void describe_step(char *buf, size_t cap, const weft_runner *r, const sched_event *e)
+{
+	if (!e) {
+		snprintf(buf, cap, "nothing (the run had ended)");
+		return;
+	}
+	report_case c = report_case_of(r);
+	char what[128];
+	report_format_event(what, sizeof what, &c, e);
+	snprintf(buf, cap, "thread %u: %s", e->thread, what);
+}
+
+static void describe_divergence(weft_runner *r, size_t step, weft_verdict first, weft_verdict second)
+{
+	const sched_trace *t = &r->exec.trace;
+	char a[150], b[150];
+	describe_step(a, sizeof a, r, step < r->n_saved ? &r->saved[step] : NULL);
+	describe_step(b, sizeof b, r, step < t->n ? &t->events[step] : NULL);
+	snprintf(r->message, sizeof r->message,
+		 "the target is nondeterministic: the same input ran differently twice "
+		 "(%s, then %s); first difference at step %zu: %s, then %s",
+		 weft_verdict_name(first), weft_verdict_name(second), step + 1, a, b);
+}
+
+/*
+ * Before a failure is reported, run the input again: a target that does not
+ * repeat itself (state leaking between inputs, time, unmanaged threads) must
+ * be reported as such, not as a bug in the data structure.
+ */
+static weft_verdict recheck_failure(weft_runner *r, const uint8_t *data, size_t size,
+				    weft_verdict first)
+{
+	if (save_trace(r) != 0)
+		return first;   /* out of memory: report what we saw */
+	weft_verdict second = execute_once(r, data, size);
+	long step = first_divergence(r);
+	if (step < 0 && second == first)
+		return first;
+	describe_divergence(r, step < 0 ? r->n_saved : (size_t)step, first, second);
+	return WEFT_FAIL_NONDETERMINISM;
+}
+
+weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, weft_result *out)
+{
+	weft_verdict v = execute_once(r, data, size);
+	if (v != WEFT_PASS && v != WEFT_ERROR)
+		v = recheck_failure(r, data, size, v);
+	fill_result(r, v);
+	count(r, v);
+	if (out)
+		*out = r->result;
+	return v;
+}
+
+/* The last execution as the report room sees it: plain data. */
+static report_case report_case_of(const weft_runner *r)
+{
+	report_case c = {
+		.target = r->target,
+		.result = &r->result,
+		.calls = r->scenario.calls,
+		.n_calls = r->scenario.n_calls,
+		.events = r->exec.trace.events,
+		.n_events = r->exec.trace.n,
+		.final_call = r->has_final ? &r->history[r->n_history - 1] : NULL,
+		.history = r->history,
+		.n_history = r->n_history,
+		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,
+	};
+	return c;
+}
+
+void weft_runner_report(const weft_runner *r, FILE *out)
+{
+	report_case c = report_case_of(r);
+	report_print(out, &c);
+}
+
+void weft_runner_report_json(const weft_runner *r, FILE *out)
+{
+	report_case c = report_case_of(r);
+	report_print_json(out, &c);
+}
+
+const weft_target *weft_runner_target(const weft_runner *r)
+{
+	return r->target;
+}
+
+weft_runner_stats weft_runner_stats_get(const weft_runner *r)
+{
+	return r->stats;
+}

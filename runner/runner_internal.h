@@ -1,0 +1,43 @@
+/*
+ * runner/runner_internal.h - the runner seen from weft's own tools (the
+ * systematic explorer, benchmarks): run a scenario built in memory under any
+ * strategy, without going through bytes.
+ *
+ * The fuzz glue and the replay tool use <weft/run.h> only; this header is for
+ * code inside libweft that makes its own decisions (strategy.h) instead of
+ * reading them from an input.
+ */
+#ifndef WEFT_RUNNER_RUNNER_INTERNAL_H
+#define WEFT_RUNNER_RUNNER_INTERNAL_H
+
+#include "weft/check.h"
+#include "weft/run.h"
+#include "../input/scenario.h"
+#include "../scheduler/sched.h"
+
+/*
+ * Run scenario `s` (copied into the runner; its plan is not used unless
+ * `strategy` reads it) under `strategy`, judge it and fill *out (may be NULL).
+ * No re-run for determinism: a strategy with state could not repeat itself.
+ * weft_runner_report prints the execution afterwards.
+ */
+weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
+					 sched_strategy strategy, weft_result *out);
+/* The target's bounds with defaults filled in (scenario.h). */
+const input_bounds *runner_bounds(const weft_runner *r);
+/* The last execution's events (valid until the next run). */
+const sched_trace *runner_trace(const weft_runner *r);
+/* How the runner's managed threads are made: chosen at creation (runner.c). */
+sched_backend runner_backend(const weft_runner *r);
+/*
+ * Judge a history recorded outside the scheduler (stress.c: real parallel
+ * threads): the oracle with the target's model (or the implementation,
+ * impl_model.c), then the target's validate on `instance`.  The history is
+ * copied into the runner; *message and *check (either may be NULL) point into
+ * it until its next run or check.
+ */
+weft_verdict runner_check_history(weft_runner *r, void *instance, const weft_op_record *ops,
+					  size_t n, const char **message,
+					  const weft_check_result **check);
+
+#endif /* WEFT_RUNNER_RUNNER_INTERNAL_H */

@@ -1,0 +1,77 @@
+/*
+ * search/explore_scenarios.c - random scenarios through the decoder (design in
+ * explore_scenarios.h).
+ */
+#include "explore_scenarios.h"
+
+#include <string.h>
+
+#define DRAW_BYTES 4096
+#define DRAW_TRIES 16
+
+static unsigned clamp(unsigned v, unsigned lo, unsigned hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+void search_scenario_source_init(search_scenario_source *src, const weft_target *target,
+				  const input_bounds *bounds, uint64_t seed,
+				  unsigned min_threads, unsigned max_threads, unsigned max_ops)
+{
+	search_rng_seed(&src->rng, seed, 0);
+	src->target = target;
+	src->bounds = bounds;
+	src->min_threads = clamp(min_threads, bounds->min_threads, bounds->max_threads);
+	src->max_threads = clamp(max_threads, src->min_threads, bounds->max_threads);
+	src->max_ops = clamp(max_ops, 1, bounds->max_ops);
+}
+
+static int64_t draw_arg(search_rng *rng, weft_range r)
+{
+	if (r.max <= r.min)
+		return r.min;
+	uint64_t width = (uint64_t)r.max - (uint64_t)r.min + 1;   /* 0: the full range */
+	uint64_t v = width ? search_rng_below(rng, width) : search_rng_next(rng);
+	return (int64_t)((uint64_t)r.min + v);
+}
+
+/* The shape as drawn, without the decoder's rules. */
+static void draw_raw(search_scenario_source *src, input_scenario *raw)
+{
+	const input_bounds *b = src->bounds;
+	memset(raw, 0, sizeof *raw);
+	raw->n_threads = src->min_threads +
+			 (unsigned)search_rng_below(&src->rng, src->max_threads - src->min_threads + 1);
+	for (unsigned t = 0; t < raw->n_threads; t++) {
+		raw->first_call[t] = raw->n_calls;
+		unsigned ops = 1 + (unsigned)search_rng_below(&src->rng, src->max_ops);
+		for (unsigned i = 0; i < ops; i++) {
+			weft_op_record *call = &raw->calls[raw->n_calls++];
+			call->thread = t;
+			call->op = b->thread_ops[search_rng_below(&src->rng, b->n_thread_ops)];
+			const weft_op *op = &src->target->ops[call->op];
+			for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++)
+				call->args[a] = draw_arg(&src->rng, op->args[a]);
+			call->pending = 1;
+		}
+	}
+	raw->first_call[raw->n_threads] = raw->n_calls;
+}
+
+void search_scenario_draw(search_scenario_source *src, input_scenario *s)
+{
+	uint8_t bytes[DRAW_BYTES];
+	size_t n = 0;
+	if (!src->bounds->program) {
+		for (int tries = 0; tries < DRAW_TRIES; tries++) {
+			draw_raw(src, s);
+			n = input_scenario_encode(s, src->target, src->bounds, bytes, sizeof bytes);
+			if (n != INPUT_ENCODE_FAILED)
+				break;
+			n = 0;   /* an argument the format cannot write: draw again */
+		}
+	}
+	input_choices c;
+	input_choices_init(&c, bytes, n);
+	input_scenario_decode(s, src->target, src->bounds, &c);
+}

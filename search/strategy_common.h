@@ -1,0 +1,156 @@
+/*
+ * search/strategy_common.h - what the baseline strategies (random walk, PCT,
+ * uniform; strategy_baselines.h) share: a seeded PRNG and a count of the
+ * switch points each thread passed.
+ *
+ * PRNG: xoshiro256** seeded through splitmix64 (Blackman and Vigna).  Every
+ * random decision of explore mode comes from one of these, seeded from the
+ * command line's --seed: no other randomness, no clock, so the same seed gives
+ * the same executions.
+ *
+ * Step counting.  Every baseline asks to be preempted at every switch point
+ * (next_preemption returns step + 1; the hot path is untouched, the cost is
+ * one out-of-line call per step), so the scheduler calls next_preemption once
+ * per switch point a thread passes outside atomic blocks (step >= 1), right
+ * after pick (when pick was asked), and once with step 0 when a call starts.
+ * Counting the steps between those calls gives each thread's and each call's
+ * switch points: what PCT and the uniform strategy estimate the next
+ * execution's length from.  At pick time the asking thread has not been
+ * counted for the switch point it is at; a thread waiting at its own switch
+ * point (preempted there) has.
+ */
+#ifndef WEFT_SEARCH_STRATEGY_COMMON_H
+#define WEFT_SEARCH_STRATEGY_COMMON_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../input/scenario.h"
+#include "../scheduler/sched.h"
+
+typedef struct search_rng {
+	uint64_t s[4];
+} search_rng;
+
+static inline uint64_t search_splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A generator for `seed` and `stream` (independent streams from one seed). */
+static inline void search_rng_seed(search_rng *r, uint64_t seed, uint64_t stream)
+{
+	uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ull);
+	for (int i = 0; i < 4; i++)
+		r->s[i] = search_splitmix64(&x);
+}
+
+static inline uint64_t search_rng_next(search_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t x = s[1] * 5;
+	uint64_t result = ((x << 7) | (x >> 57)) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = (s[3] << 45) | (s[3] >> 19);
+	return result;
+}
+
+/* Uniform in [0, bound), bound >= 1 (Lemire's multiply-shift with rejection: exact). */
+static inline uint64_t search_rng_below(search_rng *r, uint64_t bound)
+{
+	if (bound <= 1)
+		return 0;
+	uint64_t threshold = (0 - bound) % bound;
+	for (;;) {
+		unsigned __int128 m = (unsigned __int128)search_rng_next(r) * bound;
+		if ((uint64_t)m >= threshold)
+			return (uint64_t)(m >> 64);
+	}
+}
+
+/* A uniformly chosen thread of the non-empty bit mask. */
+static inline unsigned search_rng_member(search_rng *r, uint32_t mask)
+{
+	unsigned k = (unsigned)search_rng_below(r, (uint64_t)__builtin_popcount(mask));
+	for (unsigned t = 0; t < 32; t++)
+		if ((mask >> t) & 1u) {
+			if (k == 0)
+				return t;
+			k--;
+		}
+	return 0;
+}
+
+/*
+ * Switch points passed, per thread and per call, in the current execution,
+ * and whether a thread spins (see the top of this file).
+ */
+typedef struct search_steps {
+	uint64_t total;                              /* all threads */
+	uint64_t thread[SCHED_MAX_THREADS];
+	uint64_t call[INPUT_MAX_CALLS];            /* scenario calls (not spawned threads) */
+	uint64_t last[SCHED_MAX_THREADS];            /* the step of its call last seen */
+	uint64_t seen_epoch[SCHED_MAX_THREADS];      /* the execution's change count then */
+	uint64_t quiet[SCHED_MAX_THREADS];           /* switch points since memory last changed */
+} search_steps;
+
+static inline void search_steps_reset(search_steps *c)
+{
+	memset(c, 0, sizeof *c);
+}
+
+/* The switch point being decided: `thread` is at `step` of its call (pick's arguments). */
+static inline uint64_t search_steps_now(const search_steps *c, unsigned thread, uint64_t step)
+{
+	if (thread >= SCHED_MAX_THREADS || step < c->last[thread])
+		return c->total;
+	return c->total + (step - c->last[thread]);
+}
+
+/*
+ * next_preemption for every baseline: count what `thread` passed since it was
+ * last asked, then ask again at the next switch point - unless the thread
+ * spins (no change to shared memory for more than the scheduler's spin limit
+ * of its switch points): then at the step after the scheduler's own spin
+ * limit, so that progress.c, which counts only switch points that are not
+ * planned preemptions, deschedules the spinner or declares a livelock as it
+ * does for the fuzzer's schedules.  Without this a strategy that preempts at
+ * every step would switch the progress checks off.  The price: up to
+ * spin_limit + 1 switch points after a spin ends are not decision points.
+ */
+static inline uint64_t search_steps_next(search_steps *c, unsigned thread, uint32_t call,
+					  uint64_t step)
+{
+	if (thread >= SCHED_MAX_THREADS)
+		return step + 1;
+	uint64_t passed = step >= c->last[thread] ? step - c->last[thread] : step;
+	c->last[thread] = step;
+	c->total += passed;
+	c->thread[thread] += passed;
+	if (call < INPUT_MAX_CALLS)
+		c->call[call] += passed;
+	/* asked on the thread itself, which holds the baton (exec.c, switch_point.c) */
+	const sched_thread *self = weft_impl_current;
+	if (!self || self->id != thread)
+		return step + 1;
+	const sched_exec *x = self->exec;
+	if (x->epoch != c->seen_epoch[thread]) {
+		c->seen_epoch[thread] = x->epoch;
+		c->quiet[thread] = 0;
+	} else {
+		c->quiet[thread] += passed;
+	}
+	if (c->quiet[thread] <= x->cfg.spin_limit)
+		return step + 1;
+	return step + x->cfg.spin_limit + 2;
+}
+
+#endif /* WEFT_SEARCH_STRATEGY_COMMON_H */

@@ -1,0 +1,128 @@
+/*
+ * search/systematic.c - the systematic explorer's loop: bounds, scenarios,
+ * schedules, counting, and the first failure (design in systematic.h).
+ * Prints nothing: the command line (systematic_cli.c) does.
+ */
+#include "systematic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runner/runner_internal.h"
+#include "scenario_enum.h"
+
+typedef struct explorer {
+	weft_runner *runner;
+	const search_systematic_options *o;
+	search_systematic_stats *st;
+	search_systematic_failure *failure;
+	search_dfs *dfs;
+	search_scenario_enum scenarios;
+	input_scenario scenario;
+	char *message;
+	size_t cap;
+} explorer;
+
+/* Count one run; returns the outcome that ends the exploration, or -1 to go on. */
+static int account(explorer *x, weft_verdict v, const weft_result *res)
+{
+	const search_dfs_execution *e = search_dfs_last(x->dfs);
+	search_systematic_stats *st = x->st;
+	st->executions++;
+	if (e->diverged || e->out_of_memory || v == WEFT_ERROR) {
+		snprintf(x->message, x->cap, "%s",
+			 e->diverged ? "the target is nondeterministic: replaying a decision "
+				       "prefix ran differently" :
+			 v == WEFT_ERROR ? res->message : "out of memory");
+		return SEARCH_SYSTEMATIC_ERROR;
+	}
+	if (e->redundant)
+		st->redundant++;
+	else if (st->bound != SEARCH_DFS_UNBOUNDED && res->preemptions < st->bound)
+		st->reruns++;
+	else
+		st->interleavings++;
+	if (v != WEFT_PASS) {
+		search_systematic_failure *f = x->failure;
+		f->verdict = v;
+		f->result = *res;
+		f->scenario = x->scenario;
+		search_dfs_plan(e, &f->scenario);
+		f->expressible = !e->forced_not_lowest;
+		return SEARCH_SYSTEMATIC_FAILED;
+	}
+	if (x->o->progress && x->o->progress_every && st->executions % x->o->progress_every == 0)
+		x->o->progress(x->o->progress_ctx, st);
+	return -1;
+}
+
+/* Every schedule of x->scenario under the current bound. */
+static int explore_scenario(explorer *x)
+{
+	search_dfs_start(x->dfs, x->st->bound, x->o->reduce);
+	sched_strategy strategy = search_dfs_strategy(x->dfs);
+	for (int more = 1; more;) {
+		if (x->o->max_executions && x->st->executions >= x->o->max_executions)
+			return SEARCH_SYSTEMATIC_LIMIT;
+		weft_result res;
+		weft_verdict v = runner_run_scenario(x->runner, &x->scenario, strategy, &res);
+		more = search_dfs_next(x->dfs);
+		int end = account(x, v, &res);
+		if (end >= 0)
+			return end;
+	}
+	return -1;
+}
+
+/* Every scenario under one bound. */
+static int explore_bound(explorer *x)
+{
+	const search_systematic_options *o = x->o;
+	if (search_enum_init(&x->scenarios, weft_runner_target(x->runner),
+			      runner_bounds(x->runner), o->min_threads, o->max_threads,
+			      o->max_ops, o->clip_args, o->arg_lo, o->arg_hi) != 0) {
+		snprintf(x->message, x->cap, "more than %d kinds of call: narrow --args",
+			 SEARCH_ENUM_MAX_MENU);
+		return SEARCH_SYSTEMATIC_ERROR;
+	}
+	x->st->scenario = 0;
+	while (search_enum_next(&x->scenarios, &x->scenario)) {
+		x->st->scenario++;
+		if (x->st->scenario > x->st->scenarios)
+			x->st->scenarios = x->st->scenario;
+		int end = explore_scenario(x);
+		if (end >= 0)
+			return end;
+	}
+	return -1;
+}
+
+search_systematic_outcome search_systematic_explore(weft_runner *r,
+						      const search_systematic_options *o,
+						      search_systematic_stats *st,
+						      search_systematic_failure *failure,
+						      char *message, size_t cap)
+{
+	explorer *x = calloc(1, sizeof *x);   /* scenarios are large: not on the stack */
+	memset(st, 0, sizeof *st);
+	if (!x || !(x->dfs = search_dfs_new(runner_trace(r)))) {
+		free(x);
+		snprintf(message, cap, "out of memory");
+		return SEARCH_SYSTEMATIC_ERROR;
+	}
+	x->runner = r;
+	x->o = o;
+	x->st = st;
+	x->failure = failure;
+	x->message = message;
+	x->cap = cap;
+	int end = -1;
+	bool bounded = o->preemptions != SEARCH_DFS_UNBOUNDED;
+	for (unsigned c = 0; end < 0 && c <= (bounded ? o->preemptions : 0); c++) {
+		st->bound = bounded ? c : SEARCH_DFS_UNBOUNDED;
+		end = explore_bound(x);
+	}
+	search_dfs_free(x->dfs);
+	free(x);
+	return end < 0 ? SEARCH_SYSTEMATIC_FINE : (search_systematic_outcome)end;
+}
