@@ -18,12 +18,36 @@ int harness_cli_parse(const harness_cli_option *table, size_t n, void *values, c
 			continue;
 		int wants_value = o->value[0] != 0;
 		if ((arg[len] == '=') != wants_value || (wants_value && !arg[len + 1]))
-			return -1;
+			return HARNESS_CLI_BAD;
 		const char **field = (const char **)((char *)values + o->offset);
+		if (*field)
+			return HARNESS_CLI_REPEATED;   /* the last one silently winning hides typos */
 		*field = wants_value ? arg + len + 1 : "1";
 		return 0;
 	}
-	return -1;
+	return HARNESS_CLI_BAD;
+}
+
+void harness_cli_quote(FILE *out, const char *s)
+{
+	for (size_t i = 0; s[i] && i < 200; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			fputc(c, out);
+		else
+			fprintf(out, "\\x%02x", c);
+	}
+	if (strlen(s) > 200)
+		fputs("...", out);
+}
+
+void harness_cli_reject(const char *tool, const char *mode, const char *arg, int why)
+{
+	fprintf(stderr, "%s: %s option '", tool,
+		why == HARNESS_CLI_REPEATED ? "repeated" : "unknown or malformed");
+	harness_cli_quote(stderr, arg);
+	fprintf(stderr, "' (%ssee %s --help)\n",
+		why == HARNESS_CLI_REPEATED ? "give each option once; " : "", mode);
 }
 
 void harness_cli_print(FILE *out, const harness_cli_option *table, size_t n)

@@ -28,8 +28,18 @@ typedef struct harness_cli_option {
 #define HARNESS_CLI_ENTRY(type, field, flag, value, help) \
 	{ flag, value, help, offsetof(type, field) },
 
-/* Store `arg` in `values` if the table knows it; 0, or -1 if unknown or malformed. */
+enum { HARNESS_CLI_BAD = -1, HARNESS_CLI_REPEATED = -2 };
+
+/*
+ * Store `arg` in `values` if the table knows it: 0; HARNESS_CLI_BAD if unknown
+ * or malformed ("--ops", "--ops=", "--quiet=1"); HARNESS_CLI_REPEATED if the
+ * option was already given.
+ */
 int harness_cli_parse(const harness_cli_option *table, size_t n, void *values, const char *arg);
+/* `s` with every byte outside printable ASCII (and backslash) as \xNN, at most 200 bytes. */
+void harness_cli_quote(FILE *out, const char *s);
+/* "TOOL: unknown or malformed option 'ARG' (see MODE --help)" on stderr, ARG quoted. */
+void harness_cli_reject(const char *tool, const char *mode, const char *arg, int why);
 /* One line per option, "  --flag=VALUE  help", aligned. */
 void harness_cli_print(FILE *out, const harness_cli_option *table, size_t n);
 /* A decimal count in [min, max]; 0, or -1. */

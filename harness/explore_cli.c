@@ -235,15 +235,15 @@ static int run(weft_runner *r, const cli_options *c)
 static int harness_explore_main(int argc, char **argv, int skip, const weft_target *target)
 {
 	cli_options c = { 0 };
+	int why;
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--help") == 0) {   /* whatever else is there */
 			usage(stdout, argv[0], target);
 			return EXPLORE_EXIT_NONE;
 		}
 	for (int i = 1; i < argc; i++)
-		if (harness_cli_parse(cli_table, sizeof cli_table / sizeof *cli_table, &c, argv[i]) != 0) {
-			fprintf(stderr, "weft-explore: unknown or malformed option '%s' "
-				"(see --explore --help)\n", argv[i]);
+		if ((why = harness_cli_parse(cli_table, sizeof cli_table / sizeof *cli_table, &c, argv[i])) != 0) {
+			harness_cli_reject("weft-explore", "--explore", argv[i], why);
 			return EXPLORE_EXIT_USAGE;
 		}
 	(void)skip;   /* --explore=STRATEGY is one of the options */

@@ -50,22 +50,28 @@ static void usage(FILE *out, const char *argv0)
 	fprintf(out, "usage: %s [options] FILE|DIR...\n"
 		"Replays weft inputs on target '%s' and reports failing executions.\n"
 		"Exit status: 0 every input had the expected verdict, 1 some did not,\n"
-		"2 bad usage or an unreadable input.\n\noptions:\n", argv0, name);
+		"2 bad usage, an unreadable input or no input at all.\n\noptions:\n", argv0, name);
 #define X(field, flag, takes_value, help) \
 	fprintf(out, "  %-22s %s\n", takes_value ? flag "=VALUE" : flag, help);
 	REPLAY_OPTIONS(X)
 #undef X
 }
 
-/* Parses one "--flag" or "--flag=value"; returns 0, or -1 if unknown or malformed. */
+/*
+ * Parses one "--flag" or "--flag=value"; returns 0, -1 if unknown or malformed
+ * (a value option without a value too), -2 if given before.
+ */
 static int parse_option(replay_options *o, const char *arg)
 {
 #define X(field, flag, takes_value, help)                                     \
 	{                                                                     \
 		size_t n = strlen(flag);                                      \
 		if (strncmp(arg, flag, n) == 0 && (arg[n] == 0 || arg[n] == '=')) { \
-			if ((arg[n] == '=') != (takes_value != 0))            \
+			if ((arg[n] == '=') != (takes_value != 0) ||          \
+			    (takes_value && !arg[n + 1]))                     \
 				return -1;                                    \
+			if (o->field)                                         \
+				return -2;   /* the last one winning hides typos */ \
 			o->field = takes_value ? arg + n + 1 : "1";           \
 			return 0;                                             \
 		}                                                             \
@@ -92,14 +98,54 @@ static int expect_is_valid(const char *expect)
 	return 0;
 }
 
+/* Every word --expect takes, from the verdict enum itself, so the list cannot go stale. */
+static void print_expect_words(FILE *out)
+{
+	fputs("pass", out);
+	for (int v = WEFT_PASS + 1; v <= WEFT_FAIL_MISUSE; v++)
+		if (v != WEFT_ERROR)
+			fprintf(out, ", %s", weft_verdict_name((weft_verdict)v));
+	fputs(" or fail (any failure)", out);
+}
+
+/* `s` on `out` with bytes outside printable ASCII as \xNN: arguments may be anything. */
+static void print_quoted(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			fputc(c, out);
+		else
+			fprintf(out, "\\x%02x", c);
+	}
+}
+
+/*
+ * Inputs are regular files of at most REPLAY_MAX_INPUT bytes: a FIFO would
+ * block on open and /dev/zero would be read until memory runs out.  errno
+ * says why on failure (EINVAL: not a regular file, EFBIG: too large).
+ */
+#define REPLAY_MAX_INPUT (64u << 20)
+
 static uint8_t *read_file(const char *path, size_t *size)
 {
+	struct stat sb;
+	if (stat(path, &sb) != 0)
+		return NULL;
+	if (!S_ISREG(sb.st_mode)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((uint64_t)sb.st_size > REPLAY_MAX_INPUT) {
+		errno = EFBIG;
+		return NULL;
+	}
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
 	size_t cap = 4096, n = 0;
 	uint8_t *buf = malloc(cap);
-	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+	for (size_t got; buf && n <= REPLAY_MAX_INPUT && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
 		n += got;
 		if (n == cap) {
 			uint8_t *bigger = realloc(buf, cap *= 2);
@@ -108,10 +154,11 @@ static uint8_t *read_file(const char *path, size_t *size)
 			buf = bigger;
 		}
 	}
-	int failed = ferror(f);
+	int failed = !buf || ferror(f) || n > REPLAY_MAX_INPUT;   /* grew while read */
 	fclose(f);
 	if (failed) {
 		free(buf);
+		errno = n > REPLAY_MAX_INPUT ? EFBIG : errno;
 		return NULL;
 	}
 	*size = n;
@@ -138,12 +185,21 @@ static void print_report(replay_state *st, const char *path)
 	weft_runner_report(st->runner, stderr);
 }
 
+static void complain_unreadable(const char *path)
+{
+	int e = errno;
+	fputs("weft-replay: cannot read ", stderr);
+	print_quoted(stderr, path);
+	fprintf(stderr, ": %s\n", e == EINVAL ? "not a regular file" :
+		e == EFBIG ? "larger than 64 MiB, not a weft input" : strerror(e));
+}
+
 static void replay_file(replay_state *st, const char *path)
 {
 	size_t size = 0;
 	uint8_t *data = read_file(path, &size);
 	if (!data) {
-		fprintf(stderr, "weft-replay: cannot read %s: %s\n", path, strerror(errno));
+		complain_unreadable(path);
 		st->io_error = 1;
 		return;
 	}
@@ -186,7 +242,7 @@ static int simplify_file(replay_state *st, const char *in, const char *out)
 	size_t size = 0;
 	uint8_t *data = read_file(in, &size);
 	if (!data) {
-		fprintf(stderr, "weft-replay: cannot read %s: %s\n", in, strerror(errno));
+		complain_unreadable(in);
 		return EXIT_BAD_USAGE;
 	}
 	uint8_t *room = realloc(data, size + 4096);   /* the result may be longer */
@@ -271,7 +327,7 @@ static void replay_path(replay_state *st, const char *path)
 
 int main(int argc, char **argv)
 {
-	replay_state st = { .opt = { .expect = "pass" } };
+	replay_state st = { 0 };   /* options NULL until given: a repeat is detectable */
 	int first_path = argc;
 	for (int i = 1; i < argc; i++)   /* systematic mode has its own options */
 		if (strcmp(argv[i], "--systematic") == 0)
@@ -284,8 +340,12 @@ int main(int argc, char **argv)
 			first_path = i + (strcmp(argv[i], "--") == 0);
 			break;
 		}
-		if (parse_option(&st.opt, argv[i]) != 0) {
-			fprintf(stderr, "weft-replay: unknown or malformed option '%s' (see --help)\n", argv[i]);
+		int why = parse_option(&st.opt, argv[i]);
+		if (why != 0) {
+			fprintf(stderr, "weft-replay: %s option '", why == -2 ? "repeated" :
+				"unknown or malformed");
+			print_quoted(stderr, argv[i]);
+			fprintf(stderr, "' (see --help)\n");
 			return EXIT_BAD_USAGE;
 		}
 	}
@@ -293,9 +353,12 @@ int main(int argc, char **argv)
 		usage(stdout, argv[0]);
 		return EXIT_AS_EXPECTED;
 	}
+	if (!st.opt.expect)
+		st.opt.expect = "pass";
 	if (!expect_is_valid(st.opt.expect)) {
-		fprintf(stderr, "weft-replay: --expect must be pass, linearizability, validation, "
-			"step-budget or fail\n");
+		fputs("weft-replay: --expect must be ", stderr);
+		print_expect_words(stderr);
+		fputc('\n', stderr);
 		return EXIT_BAD_USAGE;
 	}
 	if (first_path >= argc) {
@@ -334,5 +397,9 @@ int main(int argc, char **argv)
 			stats.check_unknown);
 	if (st.io_error)
 		return EXIT_BAD_USAGE;
+	if (st.runs == 0) {   /* an empty directory checks nothing: never a silent pass */
+		fprintf(stderr, "weft-replay: no input files found: nothing was checked\n");
+		return EXIT_BAD_USAGE;
+	}
 	return st.unexpected ? EXIT_UNEXPECTED : EXIT_AS_EXPECTED;
 }

@@ -103,7 +103,7 @@ static int configure(search_systematic_options *o, const cli_options *c, const i
 	o->max_ops = (unsigned)v;
 	o->clip_args = c->args != NULL;
 	if (c->args && (harness_cli_range(c->args, &o->arg_lo, &o->arg_hi) != 0 ||
-			o->arg_hi - o->arg_lo >= MAX_ARG_VALUES))
+			(uint64_t)o->arg_hi - (uint64_t)o->arg_lo >= MAX_ARG_VALUES))   /* no signed overflow */
 		return bad("--args=LO..HI must be a range of at most 16 values");
 	o->preemptions = SEARCH_DFS_UNBOUNDED;
 	if (c->preemptions) {
@@ -112,8 +112,8 @@ static int configure(search_systematic_options *o, const cli_options *c, const i
 		o->preemptions = (unsigned)v;
 	}
 	if (c->max_executions) {
-		if (harness_cli_count(c->max_executions, 1, INT64_MAX, &v) != 0)
-			return bad("--max-executions=N must be a positive number");
+		if (harness_cli_count(c->max_executions, 1, UINT64_MAX, &v) != 0)
+			return bad("--max-executions=N must be 1 to 18446744073709551615");
 		o->max_executions = (uint64_t)v;
 	}
 	o->reduce = c->no_reduction == NULL;
@@ -258,10 +258,10 @@ static int run(weft_runner *r, const cli_options *c)
 static int harness_systematic_main(int argc, char **argv, int skip, const weft_target *target)
 {
 	cli_options c = { 0 };
+	int why;
 	for (int i = 1; i < argc; i++)
-		if (i != skip && harness_cli_parse(cli_table, sizeof cli_table / sizeof *cli_table, &c, argv[i]) != 0) {
-			fprintf(stderr, "weft-systematic: unknown or malformed option '%s' "
-				"(see --systematic --help)\n", argv[i]);
+		if (i != skip && (why = harness_cli_parse(cli_table, sizeof cli_table / sizeof *cli_table, &c, argv[i])) != 0) {
+			harness_cli_reject("weft-systematic", "--systematic", argv[i], why);
 			return SYSTEMATIC_EXIT_USAGE;
 		}
 	if (c.help) {

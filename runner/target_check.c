@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "weft/target.h"
+#include "../input/scenario.h"
 
 static const char *op_problem(const weft_op *op)
 {
@@ -41,6 +42,24 @@ static int has_thread_op(const weft_target *t)
 	return 0;
 }
 
+/*
+ * Bounds a target asks for but cannot get are refused rather than clamped: a
+ * target that says 1000 threads and runs 8 would test less than its author
+ * believes.  0 still means "the default".
+ */
+static const char *bounds_problem(const weft_target *t)
+{
+	if (t->min_threads > WEFT_MAX_THREADS || t->max_threads > WEFT_MAX_THREADS)
+		return "min_threads and max_threads must be at most WEFT_MAX_THREADS";
+	if (t->min_threads && t->max_threads && t->min_threads > t->max_threads)
+		return "min_threads is greater than max_threads";
+	if (t->max_ops_per_thread > WEFT_MAX_OPS)
+		return "max_ops_per_thread must be at most WEFT_MAX_OPS";
+	if (t->step_budget > INPUT_MAX_STEP_BUDGET)
+		return "step_budget must be at most 2^20 switch points";
+	return NULL;
+}
+
 const char *weft_target_problem(const weft_target *t)
 {
 	if (!t || !t->name)
@@ -56,6 +75,8 @@ const char *weft_target_problem(const weft_target *t)
 		return "every operation is WEFT_OP_FINAL_ONLY: threads have nothing to run";
 	if (t->final_op && (t->final_op < t->ops || t->final_op >= t->ops + t->n_ops))
 		return "final_op does not point into the target's ops[]";
+	if (bounds_problem(t))
+		return bounds_problem(t);
 	if (count_groups(t) > WEFT_MAX_GROUPS)
 		return "more than WEFT_MAX_GROUPS distinct operation groups";
 	if (t->model && (!t->model->init || !t->model->apply || t->model->state_size == 0))

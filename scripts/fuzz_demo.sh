@@ -24,6 +24,10 @@ while [ $# -gt 0 ]; do
 	*) echo "fuzz_demo: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
+# libFuzzer reads a bad -max_total_time as 0, "no limit": check numbers here.
+case $seed in ''|*[!0-9]*) echo "fuzz_demo: --seed takes a number, not '$seed'" >&2; exit 2 ;; esac
+case $time in ''|*[!0-9]*|0) echo "fuzz_demo: --time takes a positive number of seconds, not '$time'" >&2; exit 2 ;; esac
+case $target in ''|*[!A-Za-z0-9_]*) echo "fuzz_demo: --target takes a target name such as counter_buggy" >&2; exit 2 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build/clang
 out=$root/out/$target

@@ -168,12 +168,23 @@ static void test_target_problems(void)
 	weft_runner *ok = weft_runner_new(&t);
 	CHECK(ok != NULL, "and gets a runner");
 	weft_runner_free(ok);
+	const weft_target edge = { .name = "edge", .ops = racy_ops, .n_ops = 2, .min_threads = 2,
+				   .max_threads = WEFT_MAX_THREADS, .max_ops_per_thread = WEFT_MAX_OPS,
+				   .step_budget = 1u << 20 };
+	CHECK(weft_target_problem(&edge) == NULL, "the largest bounds are allowed");
 	const weft_target bad[] = {
 		{ .name = "no ops" },
 		{ .name = "no run", .ops = no_run, .n_ops = 1 },
 		{ .name = "range", .ops = bad_range, .n_ops = 1 },
 		{ .name = "final", .ops = only_final, .n_ops = 1 },
 		{ .name = "foreign final", .ops = racy_ops, .n_ops = 2, .final_op = other },
+		/* bounds it cannot have are refused, never clamped (issue 20) */
+		{ .name = "1000 threads", .ops = racy_ops, .n_ops = 2, .min_threads = 1000,
+		  .max_threads = 5 },
+		{ .name = "min > max", .ops = racy_ops, .n_ops = 2, .min_threads = 3, .max_threads = 2 },
+		{ .name = "max threads", .ops = racy_ops, .n_ops = 2, .max_threads = WEFT_MAX_THREADS + 1 },
+		{ .name = "ops", .ops = racy_ops, .n_ops = 2, .max_ops_per_thread = WEFT_MAX_OPS + 1 },
+		{ .name = "budget", .ops = racy_ops, .n_ops = 2, .step_budget = (1u << 20) + 1 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		CHECK(weft_target_problem(&bad[i]) != NULL, "target '%s' refused", bad[i].name);

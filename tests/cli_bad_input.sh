@@ -1,0 +1,73 @@
+#!/bin/sh
+# tests/cli_bad_input.sh BINDIR REPRODUCER - bad input to every mode of the replay tool gets
+# a clear message and exit 2, never a surprise (issue 20, item 4): repeated options, empty
+# values, overflowing ranges and counts, non-regular and oversized files, an empty
+# directory, binary garbage in arguments, the full --expect word list.
+# REPRODUCER fails the counter (lost update).
+bin=$1 corpus=$2
+replay=$bin/counter_buggy_replay hash=$bin/hash_set_buggy_replay
+tmp=${TMPDIR:-/tmp}/weft-badin.$$
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+run() {  # run CODE DESCRIPTION BINARY ARGS...: exit CODE within 20 s, output in $tmp/out
+	want=$1 what=$2 b=$3; shift 3
+	timeout 20 "$b" "$@" >"$tmp/out" 2>&1; got=$?
+	[ "$got" = "$want" ] || { echo "FAIL: $what: exit $got, want $want"; head -5 "$tmp/out"; fail=1; }
+}
+says() {  # says DESCRIPTION TEXT: the last run printed TEXT
+	grep -qF -- "$2" "$tmp/out" || { echo "FAIL: $1: no '$2' in:"; head -5 "$tmp/out"; fail=1; }
+}
+
+# replay: options given twice, empty values
+run 2 "repeated --expect" "$replay" --expect=pass --expect=fail "$corpus"
+says "repeated --expect" "repeated option '--expect=fail'"
+run 2 "empty --simplify" "$replay" --simplify= "$corpus"
+says "empty --simplify" "unknown or malformed option '--simplify='"
+[ ! -e "$corpus.min" ] || { echo "FAIL: something was written"; fail=1; }
+# the --expect error lists every verdict word, from the enum
+run 2 "bad --expect" "$replay" --expect=maybe "$corpus"
+for w in pass linearizability validation step-budget nondeterministic deadlock livelock \
+	obstruction assertion misuse fail; do
+	says "--expect word list" "$w"
+done
+# binary garbage in an argument is escaped, not echoed raw
+run 2 "garbage option" "$replay" "$(printf -- '--x\001\377')" "$corpus"
+says "garbage escaped" "'--x\\x01\\xff'"
+# files: a FIFO with no writer must not block, /dev/zero must not be read forever
+mkfifo "$tmp/fifo"
+run 2 "a FIFO" "$replay" "$tmp/fifo"
+says "a FIFO" "not a regular file"
+run 2 "/dev/zero" "$replay" /dev/zero
+says "/dev/zero" "not a regular file"
+truncate -s 65M "$tmp/huge" 2>/dev/null && {
+	run 2 "a 65 MiB file" "$replay" "$tmp/huge"
+	says "a 65 MiB file" "larger than 64 MiB"
+}
+# an empty directory checks nothing: never exit 0
+mkdir "$tmp/empty"
+run 2 "an empty directory" "$replay" "$tmp/empty"
+says "an empty directory" "no input files found"
+# and the good cases still work (the checks above must not refuse everything)
+run 1 "the reproducer fails" "$replay" --quiet "$corpus"
+run 0 "the reproducer, expected" "$replay" --quiet --expect=linearizability "$corpus"
+mkdir "$tmp/one" && cp "$corpus" "$tmp/one/x.bin"
+run 0 "a directory with the reproducer" "$replay" --quiet --expect=fail "$tmp/one"
+
+# systematic: counts up to 2^64-1, ranges without signed overflow, options once
+run 0 "--max-executions=2^64-1 is a count" "$replay" --systematic --quiet --ops=1 \
+	--max-executions=18446744073709551615 --preemptions=0
+run 2 "--max-executions=2^64" "$replay" --systematic --max-executions=18446744073709551616
+says "--max-executions=2^64" "must be 1 to 18446744073709551615"
+run 2 "--args over the whole int64 range" "$hash" --systematic \
+	--args=-9223372036854775807..9223372036854775807
+says "--args too wide" "--args=LO..HI must be a range of at most 16 values"
+run 2 "--args from INT64_MIN" "$hash" --systematic --args=-9223372036854775808..0
+run 2 "repeated --ops" "$replay" --systematic --ops=1 --ops=2
+says "repeated --ops" "repeated option '--ops=2'"
+
+# explore: a repeated strategy is an error, not the last one silently
+run 2 "repeated --explore" "$replay" --explore=random --explore=pct --max-executions=2
+says "repeated --explore" "repeated option '--explore=pct'"
+run 2 "empty --explore" "$replay" --explore= --max-executions=2
+exit $fail
