@@ -498,6 +498,20 @@ static void print_linearizability(FILE *out, const report_case *c)
 	weft_check_explain(out, &h, c->target->ops, c->check);
 }
 
+/* A nondeterministic target: the run that failed comes after the one that passed. */
+static void print_first_run(FILE *out, const report_case *c)
+{
+	if (!c->first_run)
+		return;
+	fputs("the first run of this input failed; its report:\n", out);
+	for (const char *s = c->first_run; *s;) {
+		const char *eol = strchr(s, '\n');
+		size_t n = eol ? (size_t)(eol - s) : strlen(s);
+		fprintf(out, "  | %.*s\n", (int)n, s);
+		s += n + (eol != NULL);
+	}
+}
+
 void report_print(FILE *out, const report_case *c)
 {
 	print_summary(out, c);
@@ -506,4 +520,5 @@ void report_print(FILE *out, const report_case *c)
 	print_final(out, c);
 	print_history(out, c);
 	print_linearizability(out, c);
+	print_first_run(out, c);
 }

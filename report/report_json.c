@@ -10,6 +10,7 @@
  *     "target": "counter", "verdict": "linearizability", "message": "...",
  *     "threads": 2, "operations": 2, "preemptions": 1, "switches": 2, "steps": 6,
  *     "trace_hash": "8f94466ed880668c",
+ *     "first_run_report": "...",        only when the verdict is nondeterministic
  *     "scenario": [ [{"op": "increment", "args": []}], ... ],      one array per thread
  *     "history": [ {"thread": 0, "op": "increment", "args": [], "result": 0,
  *                   "invoked_at": 0, "returned_at": 9, "pending": false}, ... ],
@@ -90,6 +91,10 @@ static void print_counts(FILE *out, const report_case *c)
 	json_string(out, weft_verdict_name(r->verdict));
 	fputs(",\n  \"message\": ", out);
 	json_string(out, r->message);
+	if (c->first_run) {   /* only for a nondeterministic verdict: the failing first run */
+		fputs(",\n  \"first_run_report\": ", out);
+		json_string(out, c->first_run);
+	}
 	fprintf(out, ",\n  \"threads\": %u,\n  \"operations\": %u,\n  \"preemptions\": %u,\n"
 		"  \"switches\": %u,\n  \"steps\": %" PRIu64 ",\n  \"trace_hash\": \"%016" PRIx64
 		"\",\n", r->n_threads, r->n_ops, r->preemptions, r->switches, r->steps,
