@@ -29,7 +29,8 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(complexity, "--complexity", 0, "print '(preemptions, switches, operations, threads) "  \
 					 "<verdict> <file>' per input")                 \
 	X(quiet, "--quiet", 0, "print no reports")                                      \
-	X(json, "--json", 0, "print reports as JSON objects on stdout, one per line")  \
+	X(json, "--json", 0, "print every input's report (passing ones too) as one JSON " \
+				 "object per line on stdout")  \
 	X(simplify, "--simplify", 1, "simplify the one failing input FILE (fewest preemptions, " \
 				     "then switches, operations, threads), write it to VALUE, " \
 				     "print the complexity before and after and its report") \
@@ -176,8 +177,7 @@ typedef struct replay_state {
 static void print_report(replay_state *st, const char *path)
 {
 	if (st->opt.json) {
-		weft_runner_report_json(st->runner, stdout);
-		fputc('\n', stdout);
+		weft_runner_report_json(st->runner, stdout);   /* one line, newline included */
 		fflush(stdout);
 		return;
 	}
@@ -217,8 +217,8 @@ static void replay_file(replay_state *st, const char *path)
 		printf("(%u, %u, %u, %u) %s %s\n", c.preemptions, c.switches, c.operations,
 		       c.threads, weft_verdict_name(v), path);
 	}
-	if (!st->opt.quiet && (st->opt.trace || v != WEFT_PASS))
-		print_report(st, path);
+	if (!st->opt.quiet && (st->opt.trace || st->opt.json || v != WEFT_PASS))
+		print_report(st, path);   /* JSON: one object per input, in argument order */
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t size)

@@ -202,7 +202,7 @@ reduce() {  # reduce CRASH DIR: minimize + simplify into DIR/reproducer.bin and 
 triage_one() {  # triage_one CRASH
 	crash=$1
 	"$replay" --json "$crash" > "$tmp/json" 2> "$tmp/replay.err"
-	kind=$(sed -n 's/^ *"verdict": "\([a-z-]*\)",*$/\1/p' "$tmp/json" | head -n 1)
+	kind=$(sed -n 's/^{"target": "[^"]*", "verdict": "\([a-z-]*\)".*/\1/p' "$tmp/json" | head -n 1)
 	case $kind in
 	'')   # the replay died before reporting: sign it by the sanitizer's summary line
 		kind=died
