@@ -11,7 +11,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "weft/run.h"
 
@@ -34,6 +36,8 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(simplify, "--simplify", 1, "simplify the one failing input FILE (fewest preemptions, " \
 				     "then switches, operations, threads), write it to VALUE, " \
 				     "print the complexity before and after and its report") \
+	X(timeout, "--timeout", 1, "seconds one input may run before it is reported as a " \
+				   "timeout (exit 1); 0: no limit (default 30)")          \
 	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
 				 "linearizability, validation, step-budget, nondeterministic, " \
 				 "deadlock, livelock, obstruction, assertion, misuse, " \
@@ -80,6 +84,20 @@ static int parse_option(replay_options *o, const char *arg)
 	REPLAY_OPTIONS(X)
 #undef X
 	return -1;
+}
+
+/* Decimal seconds, 0..86400, nothing else. */
+static int parse_seconds(const char *s, unsigned *out)
+{
+	unsigned long v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || (v = v * 10 + (unsigned long)(*s - '0')) > 86400)
+			return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
 }
 
 static int verdict_matches(const char *expect, weft_verdict v)
@@ -166,6 +184,43 @@ static uint8_t *read_file(const char *path, size_t *size)
 	return buf;
 }
 
+/*
+ * The watchdog: an operation that loops without a switch point can never be
+ * preempted, and the replay tool would hang for good (the fuzz binary has
+ * libFuzzer's -timeout).  A per-input alarm names the input and what was
+ * running, and ends the process.  Wall-clock time decides only whether this
+ * fires, never a verdict or a report of a run that finishes.  The state is
+ * process-wide on purpose: a signal handler can reach nothing else, and this
+ * file is the process's main.
+ */
+#define REPLAY_DEFAULT_TIMEOUT 30
+static struct {
+	const weft_runner *runner;
+	const char *path;
+	unsigned seconds;
+} watch;
+
+static void on_timeout(int sig)
+{
+	(void)sig;
+	char what[256], line[1024];
+	weft_runner_describe_running(watch.runner, what, sizeof what);
+	int n = snprintf(line, sizeof line, "==weft== TIMEOUT in %s: input %s ran longer than "
+			 "%u s: %s; a loop without a switch point cannot be preempted (put "
+			 "weft_yield() or an instrumented atomic in it)\n",
+			 weft_fuzz_target()->name, watch.path, watch.seconds, what);
+	if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+		_exit(EXIT_UNEXPECTED);
+	_exit(EXIT_UNEXPECTED);
+}
+
+static void watch_input(const weft_runner *r, const char *path)
+{
+	watch.runner = r;
+	watch.path = path;
+	alarm(watch.seconds);   /* 0 cancels: no limit */
+}
+
 typedef struct replay_state {
 	weft_runner *runner;
 	replay_options opt;
@@ -204,7 +259,9 @@ static void replay_file(replay_state *st, const char *path)
 		return;
 	}
 	weft_result res;
+	watch_input(st->runner, path);
 	weft_verdict v = weft_runner_run(st->runner, data, size, &res);
+	alarm(0);
 	free(data);
 	st->runs++;
 	int as_expected = verdict_matches(st->opt.expect, v);
@@ -355,6 +412,12 @@ int main(int argc, char **argv)
 	}
 	if (!st.opt.expect)
 		st.opt.expect = "pass";
+	watch.seconds = REPLAY_DEFAULT_TIMEOUT;
+	if (st.opt.timeout && parse_seconds(st.opt.timeout, &watch.seconds) != 0) {
+		fputs("weft-replay: --timeout=SECONDS takes 0 to 86400\n", stderr);
+		return EXIT_BAD_USAGE;
+	}
+	signal(SIGALRM, on_timeout);
 	if (!expect_is_valid(st.opt.expect)) {
 		fputs("weft-replay: --expect must be ", stderr);
 		print_expect_words(stderr);

@@ -582,6 +582,28 @@ weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, w
 	return v;
 }
 
+/*
+ * A snapshot for a watchdog (the replay tool's --timeout, from a signal
+ * handler): plain reads, no lock, no allocation.  The baton holder may be
+ * mid-step, so the numbers are "about"; the thread and its operation are what
+ * a person needs to find a loop without a switch point.
+ */
+size_t weft_runner_describe_running(const weft_runner *r, char *buf, size_t cap)
+{
+	const sched_thread *t = r->exec.current;
+	if (!t)
+		return (size_t)snprintf(buf, cap, "no managed thread was running (the harness "
+					"itself: setup, the model check or validate)");
+	const char *op = "the program's thread";
+	if (t->call < r->scenario.n_calls) {
+		const weft_op_record *c = &r->scenario.calls[t->call];
+		op = r->target->ops[c->op].name;
+	}
+	return (size_t)snprintf(buf, cap, "thread %u was running %s(), %" PRIu64 " switch points "
+				"into that call, %" PRIu64 " in the execution", t->id, op,
+				t->call_step, r->exec.steps);
+}
+
 /* The last execution as the report room sees it: plain data. */
 static report_case report_case_of(const weft_runner *r)
 {
