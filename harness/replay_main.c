@@ -214,6 +214,48 @@ static void on_timeout(int sig)
 	_exit(EXIT_UNEXPECTED);
 }
 
+/*
+ * A crash of the input (SIGSEGV, SIGBUS) names the input; a fiber stack
+ * overflow says so and how to get bigger stacks, instead of a bare "Segmentation
+ * fault".  Then the fault repeats under the handler that was there before
+ * (ASan's report, libc's default: a core), so nothing else changes.  The
+ * handler runs on an alternate stack: the faulting one may have none left.
+ */
+static struct sigaction previous_segv, previous_bus;
+
+static void on_crash(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	char line[600];
+	size_t stack = weft_fault_fiber_stack_overflow(info->si_addr);
+	const char *path = watch.path ? watch.path : "(none yet)";
+	int n = stack ? snprintf(line, sizeof line, "==weft== CRASH in %s: input %s: a managed "
+				 "thread overflowed its %zu KiB fiber stack (deep recursion or large "
+				 "locals); run the target on pthreads for the system's stacks "
+				 "(WEFT_BACKEND=pthread, or flag it WEFT_TARGET_REAL_THREADS)\n",
+				 weft_fuzz_target()->name, path, stack / 1024)
+		      : snprintf(line, sizeof line, "==weft== CRASH in %s: input %s: %s\n",
+				 weft_fuzz_target()->name, path,
+				 sig == SIGSEGV ? "segmentation fault" : "bus error");
+	if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+		n = 0;
+	sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
+}
+
+static void catch_crashes(void)
+{
+	static char alt[1 << 16];
+	stack_t old;
+	if (sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE)) {
+		stack_t ours = { .ss_sp = alt, .ss_size = sizeof alt };
+		sigaltstack(&ours, NULL);
+	}
+	struct sigaction sa = { .sa_sigaction = on_crash, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &previous_segv);
+	sigaction(SIGBUS, &sa, &previous_bus);
+}
+
 static void watch_input(const weft_runner *r, const char *path)
 {
 	watch.runner = r;
@@ -310,6 +352,7 @@ static int simplify_file(replay_state *st, const char *in, const char *out)
 	}
 	data = room;
 	weft_complexity before, after;
+	watch.path = in;   /* for a crash message; no time limit on the whole simplification */
 	size_t n = weft_runner_simplify(st->runner, data, size, size + 4096, &before, &after);
 	weft_result res;
 	weft_verdict v = weft_runner_run(st->runner, data, n, &res);
@@ -418,6 +461,7 @@ int main(int argc, char **argv)
 		return EXIT_BAD_USAGE;
 	}
 	signal(SIGALRM, on_timeout);
+	catch_crashes();
 	if (!expect_is_valid(st.opt.expect)) {
 		fputs("weft-replay: --expect must be ", stderr);
 		print_expect_words(stderr);
