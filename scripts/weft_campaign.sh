@@ -283,7 +283,8 @@ new_failure() {  # new_failure CRASH ID KIND: the folder, complete, renamed into
 triage_one() {  # triage_one CRASH: its failure (new or known), then its marker
 	crash=$1 s0=$signals
 	"$replay" --json "$crash" > "$tmp/json" 2> "$tmp/replay.err"
-	kind=$(sed -n 's/^ *"verdict": "\([a-z-]*\)",*$/\1/p' "$tmp/json" | head -n 1)
+	# the first "verdict" field, whether the JSON is pretty-printed or one line
+	kind=$(grep -o '"verdict": *"[a-z-]*"' "$tmp/json" | head -n 1 | sed 's/.*"\([a-z-]*\)"$/\1/')
 	case $kind in
 	'')   # the replay died before reporting: sign it by the sanitizer's summary line
 		kind=died
@@ -417,12 +418,12 @@ record_session running
 trap 'signals=$((signals + 1)) how=interrupted deadline=0; [ "$signals" -lt 2 ] || exit 130' INT TERM
 seed_corpus
 echo "== weft campaign: $target, $engine, $jobs job(s), ${time}s; corpus $corpus; session $(all_sessions | cut -d' ' -f1)"
-triage all; reduce_pending       # what earlier sessions left
 workers= i=0
 while [ "$i" -lt "$jobs" ]; do
 	if [ "$engine" = afl ]; then afl_instance "$i" & else libfuzzer_worker "$i" & fi
 	workers="$workers $!" i=$((i + 1))
 done
+triage all; reduce_pending       # what earlier sessions left, while the fuzzers run
 last=0
 while [ "$(date +%s)" -lt "$deadline" ]; do
 	alive=0
