@@ -11,7 +11,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "weft/run.h"
 
@@ -29,10 +31,13 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(complexity, "--complexity", 0, "print '(preemptions, switches, operations, threads) "  \
 					 "<verdict> <file>' per input")                 \
 	X(quiet, "--quiet", 0, "print no reports")                                      \
-	X(json, "--json", 0, "print reports as JSON objects on stdout, one per line")  \
+	X(json, "--json", 0, "print every input's report (passing ones too) as one JSON " \
+				 "object per line on stdout")  \
 	X(simplify, "--simplify", 1, "simplify the one failing input FILE (fewest preemptions, " \
 				     "then switches, operations, threads), write it to VALUE, " \
 				     "print the complexity before and after and its report") \
+	X(timeout, "--timeout", 1, "seconds one input may run before it is reported as a " \
+				   "timeout (exit 1); 0: no limit (default 30)")          \
 	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
 				 "linearizability, validation, step-budget, nondeterministic, " \
 				 "deadlock, livelock, obstruction, assertion, misuse, " \
@@ -79,6 +84,20 @@ static int parse_option(replay_options *o, const char *arg)
 	REPLAY_OPTIONS(X)
 #undef X
 	return -1;
+}
+
+/* Decimal seconds, 0..86400, nothing else. */
+static int parse_seconds(const char *s, unsigned *out)
+{
+	unsigned long v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || (v = v * 10 + (unsigned long)(*s - '0')) > 86400)
+			return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
 }
 
 static int verdict_matches(const char *expect, weft_verdict v)
@@ -165,6 +184,85 @@ static uint8_t *read_file(const char *path, size_t *size)
 	return buf;
 }
 
+/*
+ * The watchdog: an operation that loops without a switch point can never be
+ * preempted, and the replay tool would hang for good (the fuzz binary has
+ * libFuzzer's -timeout).  A per-input alarm names the input and what was
+ * running, and ends the process.  Wall-clock time decides only whether this
+ * fires, never a verdict or a report of a run that finishes.  The state is
+ * process-wide on purpose: a signal handler can reach nothing else, and this
+ * file is the process's main.
+ */
+#define REPLAY_DEFAULT_TIMEOUT 30
+static struct {
+	const weft_runner *runner;
+	const char *path;
+	unsigned seconds;
+} watch;
+
+static void on_timeout(int sig)
+{
+	(void)sig;
+	char what[256], line[1024];
+	weft_runner_describe_running(watch.runner, what, sizeof what);
+	int n = snprintf(line, sizeof line, "==weft== TIMEOUT in %s: input %s ran longer than "
+			 "%u s: %s; a loop without a switch point cannot be preempted (put "
+			 "weft_yield() or an instrumented atomic in it)\n",
+			 weft_fuzz_target()->name, watch.path, watch.seconds, what);
+	if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+		_exit(EXIT_UNEXPECTED);
+	_exit(EXIT_UNEXPECTED);
+}
+
+/*
+ * A crash of the input (SIGSEGV, SIGBUS) names the input; a fiber stack
+ * overflow says so and how to get bigger stacks, instead of a bare "Segmentation
+ * fault".  Then the fault repeats under the handler that was there before
+ * (ASan's report, libc's default: a core), so nothing else changes.  The
+ * handler runs on an alternate stack: the faulting one may have none left.
+ */
+static struct sigaction previous_segv, previous_bus;
+
+static void on_crash(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	char line[600];
+	size_t stack = weft_fault_fiber_stack_overflow(info->si_addr);
+	const char *path = watch.path ? watch.path : "(none yet)";
+	int n = stack ? snprintf(line, sizeof line, "==weft== CRASH in %s: input %s: a managed "
+				 "thread overflowed its %zu KiB fiber stack (deep recursion or large "
+				 "locals); run the target on pthreads for the system's stacks "
+				 "(WEFT_BACKEND=pthread, or flag it WEFT_TARGET_REAL_THREADS)\n",
+				 weft_fuzz_target()->name, path, stack / 1024)
+		      : snprintf(line, sizeof line, "==weft== CRASH in %s: input %s: %s\n",
+				 weft_fuzz_target()->name, path,
+				 sig == SIGSEGV ? "segmentation fault" : "bus error");
+	if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+		n = 0;
+	sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
+}
+
+static void catch_crashes(void)
+{
+	static char alt[1 << 16];
+	stack_t old;
+	if (sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE)) {
+		stack_t ours = { .ss_sp = alt, .ss_size = sizeof alt };
+		sigaltstack(&ours, NULL);
+	}
+	struct sigaction sa = { .sa_sigaction = on_crash, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &previous_segv);
+	sigaction(SIGBUS, &sa, &previous_bus);
+}
+
+static void watch_input(const weft_runner *r, const char *path)
+{
+	watch.runner = r;
+	watch.path = path;
+	alarm(watch.seconds);   /* 0 cancels: no limit */
+}
+
 typedef struct replay_state {
 	weft_runner *runner;
 	replay_options opt;
@@ -176,8 +274,7 @@ typedef struct replay_state {
 static void print_report(replay_state *st, const char *path)
 {
 	if (st->opt.json) {
-		weft_runner_report_json(st->runner, stdout);
-		fputc('\n', stdout);
+		weft_runner_report_json(st->runner, stdout);   /* one line, newline included */
 		fflush(stdout);
 		return;
 	}
@@ -204,7 +301,9 @@ static void replay_file(replay_state *st, const char *path)
 		return;
 	}
 	weft_result res;
+	watch_input(st->runner, path);
 	weft_verdict v = weft_runner_run(st->runner, data, size, &res);
+	alarm(0);
 	free(data);
 	st->runs++;
 	int as_expected = verdict_matches(st->opt.expect, v);
@@ -217,8 +316,8 @@ static void replay_file(replay_state *st, const char *path)
 		printf("(%u, %u, %u, %u) %s %s\n", c.preemptions, c.switches, c.operations,
 		       c.threads, weft_verdict_name(v), path);
 	}
-	if (!st->opt.quiet && (st->opt.trace || v != WEFT_PASS))
-		print_report(st, path);
+	if (!st->opt.quiet && (st->opt.trace || st->opt.json || v != WEFT_PASS))
+		print_report(st, path);   /* JSON: one object per input, in argument order */
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t size)
@@ -253,6 +352,7 @@ static int simplify_file(replay_state *st, const char *in, const char *out)
 	}
 	data = room;
 	weft_complexity before, after;
+	watch.path = in;   /* for a crash message; no time limit on the whole simplification */
 	size_t n = weft_runner_simplify(st->runner, data, size, size + 4096, &before, &after);
 	weft_result res;
 	weft_verdict v = weft_runner_run(st->runner, data, n, &res);
@@ -355,6 +455,13 @@ int main(int argc, char **argv)
 	}
 	if (!st.opt.expect)
 		st.opt.expect = "pass";
+	watch.seconds = REPLAY_DEFAULT_TIMEOUT;
+	if (st.opt.timeout && parse_seconds(st.opt.timeout, &watch.seconds) != 0) {
+		fputs("weft-replay: --timeout=SECONDS takes 0 to 86400\n", stderr);
+		return EXIT_BAD_USAGE;
+	}
+	signal(SIGALRM, on_timeout);
+	catch_crashes();
 	if (!expect_is_valid(st.opt.expect)) {
 		fputs("weft-replay: --expect must be ", stderr);
 		print_expect_words(stderr);

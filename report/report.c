@@ -210,17 +210,77 @@ static void print_scenario(FILE *out, const report_case *c)
 	}
 }
 
-static void print_interleaving(FILE *out, const report_case *c)
+/* ---- folding: a spin repeats the same few steps; show them once, then a count ---- */
+
+#define FOLD_MAX_PERIOD 4    /* a spin loop body of up to 4 switch points */
+#define FOLD_MIN_REPEATS 2   /* fold only when the block comes back at least twice more */
+
+static bool same_step(const sched_event *a, const sched_event *b)
+{
+	return a->kind == b->kind && a->thread == b->thread && a->other == b->other &&
+	       a->site_id == b->site_id && a->value == b->value;
+}
+
+/* How many times events[i, i+p) repeats right after itself. */
+static size_t repeats_after(const report_case *c, size_t i, size_t p)
+{
+	size_t k = 0;
+	while (i + (k + 2) * p <= c->n_events) {
+		for (size_t j = 0; j < p; j++)
+			if (!same_step(&c->events[i + j], &c->events[i + (k + 1) * p + j]))
+				return k;
+		k++;
+	}
+	return k;
+}
+
+/* The period whose repeats after step i cover the most steps; 0 when none is worth folding. */
+static size_t fold_at(const report_case *c, size_t i, size_t *repeats)
+{
+	size_t best = 0, best_cover = 0;
+	for (size_t p = 1; p <= FOLD_MAX_PERIOD; p++) {
+		size_t k = repeats_after(c, i, p);
+		if (k >= FOLD_MIN_REPEATS && k * p > best_cover) {
+			best = p;
+			best_cover = k * p;
+			*repeats = k;
+		}
+	}
+	return best;
+}
+
+static void print_step(FILE *out, const report_case *c, size_t i)
 {
 	char text[128];
+	const sched_event *e = &c->events[i];
+	report_format_event(text, sizeof text, c, e);
+	fprintf(out, "  %4zu  %*s%s\n", i + 1, (int)(e->thread * COLUMN_WIDTH), "", text);
+}
+
+/*
+ * One row per step, one column per thread.  A block of up to FOLD_MAX_PERIOD
+ * steps that repeats (a spin loop) is shown once, then one line with the count:
+ * a livelock's thousand identical steps would bury the few that matter.  The
+ * JSON report keeps every step.
+ */
+static void print_interleaving(FILE *out, const report_case *c)
+{
 	fprintf(out, "interleaving:\n  step  ");
 	for (unsigned th = 0; th + 1 < c->result->n_threads; th++)
 		fprintf(out, "thread %-*u", COLUMN_WIDTH - 7, th);
 	fprintf(out, "thread %u\n", c->result->n_threads - 1);
-	for (size_t i = 0; i < c->n_events; i++) {
-		const sched_event *e = &c->events[i];
-		report_format_event(text, sizeof text, c, e);
-		fprintf(out, "  %4zu  %*s%s\n", i + 1, (int)(e->thread * COLUMN_WIDTH), "", text);
+	for (size_t i = 0; i < c->n_events;) {
+		size_t k = 0, p = fold_at(c, i, &k);
+		size_t shown = p ? p : 1;
+		for (size_t j = 0; j < shown; j++)
+			print_step(out, c, i + j);
+		i += shown;
+		if (!p)
+			continue;
+		fprintf(out, "  %4s  %*s~ the %zu step%s above, %zu more times (steps %zu-%zu)\n", "",
+			(int)(c->events[i].thread * COLUMN_WIDTH), "", p, p == 1 ? "" : "s", k,
+			i + 1, i + k * p);
+		i += k * p;
 	}
 }
 
@@ -498,6 +558,20 @@ static void print_linearizability(FILE *out, const report_case *c)
 	weft_check_explain(out, &h, c->target->ops, c->check);
 }
 
+/* A nondeterministic target: the run that failed comes after the one that passed. */
+static void print_first_run(FILE *out, const report_case *c)
+{
+	if (!c->first_run)
+		return;
+	fputs("the first run of this input failed; its report:\n", out);
+	for (const char *s = c->first_run; *s;) {
+		const char *eol = strchr(s, '\n');
+		size_t n = eol ? (size_t)(eol - s) : strlen(s);
+		fprintf(out, "  | %.*s\n", (int)n, s);
+		s += n + (eol != NULL);
+	}
+}
+
 void report_print(FILE *out, const report_case *c)
 {
 	print_summary(out, c);
@@ -506,4 +580,5 @@ void report_print(FILE *out, const report_case *c)
 	print_final(out, c);
 	print_history(out, c);
 	print_linearizability(out, c);
+	print_first_run(out, c);
 }

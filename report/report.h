@@ -29,6 +29,8 @@ typedef struct report_case {
 	const weft_op_record *history;     /* what the oracle checked */
 	size_t n_history;
 	const weft_check_result *check;    /* non-NULL when not linearizable */
+	const char *first_run;             /* verdict nondeterministic: the failing first
+					      run's whole report, or NULL */
 } report_case;
 
 /*

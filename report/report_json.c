@@ -6,24 +6,24 @@
  * Same input (report_case), same stability rules: no addresses, no times,
  * sites as basename:line, so equal runs give byte-equal JSON.
  *
- *   {
- *     "target": "counter", "verdict": "linearizability", "message": "...",
- *     "threads": 2, "operations": 2, "preemptions": 1, "switches": 2, "steps": 6,
- *     "trace_hash": "8f94466ed880668c",
- *     "scenario": [ [{"op": "increment", "args": []}], ... ],      one array per thread
- *     "history": [ {"thread": 0, "op": "increment", "args": [], "result": 0,
- *                   "invoked_at": 0, "returned_at": 9, "pending": false}, ... ],
- *     "interleaving": [ {"step": 0, "thread": 0, "kind": "op_begin", "op": ..., "args": ...},
- *                       {"step": 1, ..., "kind": "load", "site": "counter.c:37", "value": 0},
- *                       {"step": 2, ..., "kind": "preempt", "to": 1}, ... ],
- *     "linearizability": {"longest_prefix": [0, 1], "stuck": 2, "observed": 1,
- *                         "model": 2, "partition_key": null}          or null
- *   }
+ *   {"target": "counter", "verdict": "linearizability", "message": "...",
+ *    "threads": 2, "operations": 2, "preemptions": 1, "switches": 2, "steps": 6,
+ *    "trace_hash": "8f94466ed880668c",
+ *    "first_run_report": "...",           only when the verdict is nondeterministic
+ *    "scenario": [[{"op": "increment", "args": []}], ...],      one array per thread
+ *    "history": [{"thread": 0, "op": "increment", "args": [], "result": 0,
+ *                 "invoked_at": 1, "returned_at": 10, "pending": false}, ...],
+ *    "interleaving": [{"step": 1, "thread": 0, "kind": "op_begin", "op": ..., "args": ...},
+ *                     {"step": 2, ..., "kind": "load", "site": "counter.c:37", "value": 0},
+ *                     {"step": 3, ..., "kind": "preempt", "to": 1}, ...],
+ *    "linearizability": {"longest_prefix": [0, 1], "stuck": 2, "observed": 1,
+ *                        "model": 2, "partition_key": null}          or null}
  *
- * Each top-level key and each array element is on a line of its own, so two
- * reports diff line by line.  Conventions:
- *   - "step" is the event's index in the trace: the clock of invoked_at and
- *     returned_at (the text report numbers its steps from 1);
+ * (wrapped here; the output is) one object on one line, ended by a newline, so a
+ * replay of many inputs is JSON Lines that tools read line by line.  Conventions:
+ *   - "step" numbers the trace's events from 1, as the text report does;
+ *     "invoked_at" and "returned_at" are the steps of an operation's begin and
+ *     end events; "longest_prefix" and "stuck" index the "history" array;
  *   - results that are WEFT_NONE, and results of pending operations, are null;
  *     an operation still blocked when no thread could run has "blocked";
  *   - access values: an integer; a cas gives true/false (succeeded); a pointer
@@ -84,15 +84,19 @@ static void json_call(FILE *out, const weft_target *t, const weft_op_record *cal
 static void print_counts(FILE *out, const report_case *c)
 {
 	const weft_result *r = c->result;
-	fputs("  \"target\": ", out);
+	fputs("\"target\": ", out);
 	json_string(out, c->target->name);
-	fputs(",\n  \"verdict\": ", out);
+	fputs(", \"verdict\": ", out);
 	json_string(out, weft_verdict_name(r->verdict));
-	fputs(",\n  \"message\": ", out);
+	fputs(", \"message\": ", out);
 	json_string(out, r->message);
-	fprintf(out, ",\n  \"threads\": %u,\n  \"operations\": %u,\n  \"preemptions\": %u,\n"
-		"  \"switches\": %u,\n  \"steps\": %" PRIu64 ",\n  \"trace_hash\": \"%016" PRIx64
-		"\",\n", r->n_threads, r->n_ops, r->preemptions, r->switches, r->steps,
+	if (c->first_run) {   /* only for a nondeterministic verdict: the failing first run */
+		fputs(", \"first_run_report\": ", out);
+		json_string(out, c->first_run);
+	}
+	fprintf(out, ", \"threads\": %u, \"operations\": %u, \"preemptions\": %u, "
+		"\"switches\": %u, \"steps\": %" PRIu64 ", \"trace_hash\": \"%016" PRIx64
+		"\", ", r->n_threads, r->n_ops, r->preemptions, r->switches, r->steps,
 		r->trace_hash);
 }
 
@@ -115,12 +119,12 @@ static void print_thread_calls(FILE *out, const report_case *c, unsigned thread)
 static void print_scenario(FILE *out, const report_case *c)
 {
 	unsigned n = c->result->n_threads;
-	fputs("  \"scenario\": [", out);
+	fputs("\"scenario\": [", out);
 	for (unsigned th = 0; th < n; th++) {
-		fputs(th ? ",\n    " : "\n    ", out);
+		fputs(th ? ", " : "", out);
 		print_thread_calls(out, c, th);
 	}
-	fputs(n ? "\n  ],\n" : "],\n", out);
+	fputs(n ? "], " : "], ", out);
 }
 
 static void print_record(FILE *out, const report_case *c, const weft_op_record *h)
@@ -132,22 +136,23 @@ static void print_record(FILE *out, const report_case *c, const weft_op_record *
 		fputs("null", out);
 	else
 		json_result(out, h->result);
-	fprintf(out, ", \"invoked_at\": %" PRIu32 ", \"returned_at\": ", h->invoked_at);
+	/* the steps of the operation's begin and end events, numbered like "step" */
+	fprintf(out, ", \"invoked_at\": %" PRIu64 ", \"returned_at\": ", (uint64_t)h->invoked_at + 1);
 	if (h->pending)
 		fputs("null", out);
 	else
-		fprintf(out, "%" PRIu32, h->returned_at);
+		fprintf(out, "%" PRIu64, (uint64_t)h->returned_at + 1);
 	fprintf(out, ", \"pending\": %s}", h->pending ? "true" : "false");
 }
 
 static void print_history(FILE *out, const report_case *c)
 {
-	fputs("  \"history\": [", out);
+	fputs("\"history\": [", out);
 	for (size_t i = 0; i < c->n_history; i++) {
-		fputs(i ? ",\n    " : "\n    ", out);
+		fputs(i ? ", " : "", out);
 		print_record(out, c, &c->history[i]);
 	}
-	fputs(c->n_history ? "\n  ],\n" : "],\n", out);
+	fputs(c->n_history ? "], " : "], ", out);
 }
 
 /* ", "site": "file.c:12", "value": ..." of an instrumented access. */
@@ -217,20 +222,20 @@ static void print_event(FILE *out, const report_case *c, size_t step, const sche
 
 static void print_interleaving(FILE *out, const report_case *c)
 {
-	fputs("  \"interleaving\": [", out);
+	fputs("\"interleaving\": [", out);
 	for (size_t i = 0; i < c->n_events; i++) {
-		fputs(i ? ",\n    " : "\n    ", out);
-		print_event(out, c, i, &c->events[i]);
+		fputs(i ? ", " : "", out);
+		print_event(out, c, i + 1, &c->events[i]);   /* steps from 1, as in the text */
 	}
-	fputs(c->n_events ? "\n  ],\n" : "],\n", out);
+	fputs(c->n_events ? "], " : "], ", out);
 }
 
 static void print_linearizability(FILE *out, const report_case *c)
 {
 	const weft_check_result *k = c->check;
-	fputs("  \"linearizability\": ", out);
+	fputs("\"linearizability\": ", out);
 	if (!k) {
-		fputs("null\n", out);
+		fputs("null", out);
 		return;
 	}
 	fputs("{\"longest_prefix\": [", out);
@@ -252,12 +257,12 @@ static void print_linearizability(FILE *out, const report_case *c)
 		fprintf(out, "%" PRId64, k->partition_key);
 	else
 		fputs("null", out);
-	fputs("}\n", out);
+	fputs("}", out);
 }
 
 void report_print_json(FILE *out, const report_case *c)
 {
-	fputs("{\n", out);
+	fputs("{", out);
 	print_counts(out, c);
 	print_scenario(out, c);
 	print_history(out, c);

@@ -15,6 +15,7 @@
 
 #include "weft/check.h"
 #include "../input/choice.h"
+#include "divergence.h"
 #include "feedback.h"
 #include "impl_model.h"
 #include "../input/scenario.h"
@@ -37,11 +38,12 @@ struct weft_runner {
 	int has_final;                 /* history ends with the final operation */
 	weft_checker *checker;
 	weft_check_result check;
-	char message[512];
+	char message[1024];
 	weft_result result;
 	weft_runner_stats stats;
-	sched_event *saved;            /* a failing execution's trace, for the re-run check */
-	size_t n_saved, saved_cap;
+	runner_trace_copy first;       /* a failing execution's trace, for the re-run check */
+	char *first_report;            /* its report, shown when the re-run passed (or NULL) */
+	bool show_first;               /* this input's verdict is nondeterministic: show it */
 	runner_feedback *feedback;    /* NULL: no features computed (the default) */
 	unsigned feedback_kinds;
 };
@@ -114,7 +116,8 @@ void weft_runner_free(weft_runner *r)
 	sched_pool_destroy(&r->pool);
 	sched_exec_destroy(&r->exec);
 	weft_checker_free(r->checker);
-	free(r->saved);
+	free(r->first.events);
+	free(r->first_report);
 	runner_feedback_free(r->feedback);
 	free(r);
 }
@@ -397,6 +400,7 @@ size_t weft_runner_features(const weft_runner *r, weft_feature *out, size_t cap)
 static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
 {
 	r->message[0] = 0;
+	r->show_first = false;
 	r->n_history = 0;
 	r->has_final = 0;
 	r->result.check_unknown = 0;
@@ -487,39 +491,6 @@ weft_verdict runner_check_history(weft_runner *r, void *instance, const weft_op_
 	return v;
 }
 
-/* Keep a copy of the last execution's trace (capacity is reused). */
-static int save_trace(weft_runner *r)
-{
-	const sched_trace *t = &r->exec.trace;
-	if (t->n > r->saved_cap) {
-		sched_event *more = realloc(r->saved, t->n * sizeof *more);
-		if (!more)
-			return -1;
-		r->saved = more;
-		r->saved_cap = t->n;
-	}
-	memcpy(r->saved, t->events, t->n * sizeof *t->events);
-	r->n_saved = t->n;
-	return 0;
-}
-
-static int same_event(const sched_event *a, const sched_event *b)
-{
-	return a->kind == b->kind && a->thread == b->thread && a->other == b->other &&
-	       a->site_id == b->site_id && a->value == b->value;
-}
-
-/* The first step at which the saved trace and the last execution's differ, or -1. */
-static long first_divergence(const weft_runner *r)
-{
-	const sched_trace *t = &r->exec.trace;
-	size_t n = t->n < r->n_saved ? t->n : r->n_saved;
-	for (size_t i = 0; i < n; i++)
-		if (!same_event(&r->saved[i], &t->events[i]))
-			return (long)i;
-	return t->n == r->n_saved ? -1 : (long)n;
-}
-
 static report_case report_case_of(const weft_runner *r);
 
 /* "thread 0: load counter.c:26 -> 0", or "nothing" past the end of a trace. */
@@ -535,33 +506,67 @@ static void describe_step(char *buf, size_t cap, const weft_runner *r, const sch
 	snprintf(buf, cap, "thread %u: %s", e->thread, what);
 }
 
-static void describe_divergence(weft_runner *r, size_t step, weft_verdict first, weft_verdict second)
+/* "(linearizability, then pass); first difference at step 7: ..., then ..." */
+static void describe_divergence(weft_runner *r, char *buf, size_t cap, size_t step,
+				weft_verdict first, weft_verdict second)
 {
 	const sched_trace *t = &r->exec.trace;
 	char a[150], b[150];
-	describe_step(a, sizeof a, r, step < r->n_saved ? &r->saved[step] : NULL);
+	describe_step(a, sizeof a, r, step < r->first.n ? &r->first.events[step] : NULL);
 	describe_step(b, sizeof b, r, step < t->n ? &t->events[step] : NULL);
-	snprintf(r->message, sizeof r->message,
-		 "the target is nondeterministic: the same input ran differently twice "
+	snprintf(buf, cap, "the target is nondeterministic: the same input ran differently twice "
 		 "(%s, then %s); first difference at step %zu: %s, then %s",
 		 weft_verdict_name(first), weft_verdict_name(second), step + 1, a, b);
 }
 
+/* The first run's report as text, kept in case the second run passes (memory: NULL). */
+static void keep_first_report(weft_runner *r, weft_verdict first)
+{
+	free(r->first_report);
+	r->first_report = NULL;
+	fill_result(r, first);
+	size_t len;
+	FILE *m = open_memstream(&r->first_report, &len);
+	if (!m)
+		return;
+	report_case c = report_case_of(r);
+	report_print(m, &c);
+	fclose(m);
+}
+
 /*
  * Before a failure is reported, run the input again: a target that does not
- * repeat itself (state leaking between inputs, time, unmanaged threads) must
- * be reported as such, not as a bug in the data structure.
+ * repeat itself (state leaking between inputs, time, unmanaged threads,
+ * uninitialised memory) must say so.  But nondeterminism must never hide a
+ * real failure: when the second run fails too, its verdict and explanation are
+ * reported, with a note that the target is nondeterministic; when it passes,
+ * the verdict is `nondeterministic` and the report shows the failing first run
+ * as well (its message and its whole report).
  */
 static weft_verdict recheck_failure(weft_runner *r, const uint8_t *data, size_t size,
 				    weft_verdict first)
 {
-	if (save_trace(r) != 0)
+	if (runner_trace_copy_save(&r->first, &r->exec.trace) != 0)
 		return first;   /* out of memory: report what we saw */
+	char first_message[sizeof r->message];
+	memcpy(first_message, r->message, sizeof first_message);
+	keep_first_report(r, first);
 	weft_verdict second = execute_once(r, data, size);
-	long step = first_divergence(r);
+	long step = runner_trace_first_divergence(&r->first, &r->exec.trace);
 	if (step < 0 && second == first)
 		return first;
-	describe_divergence(r, step < 0 ? r->n_saved : (size_t)step, first, second);
+	char why[600];
+	describe_divergence(r, why, sizeof why, step < 0 ? r->first.n : (size_t)step, first,
+			    second);
+	if (second != WEFT_PASS && second != WEFT_ERROR) {
+		size_t n = strlen(r->message);
+		snprintf(r->message + n, sizeof r->message - n, "%s[note: %s; this report is of "
+			 "the second run]", n ? " " : "", why);
+		return second;
+	}
+	snprintf(r->message, sizeof r->message, "%s; the first run failed: %s", why,
+		 first_message);
+	r->show_first = r->first_report != NULL;
 	return WEFT_FAIL_NONDETERMINISM;
 }
 
@@ -575,6 +580,28 @@ weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, w
 	if (out)
 		*out = r->result;
 	return v;
+}
+
+/*
+ * A snapshot for a watchdog (the replay tool's --timeout, from a signal
+ * handler): plain reads, no lock, no allocation.  The baton holder may be
+ * mid-step, so the numbers are "about"; the thread and its operation are what
+ * a person needs to find a loop without a switch point.
+ */
+size_t weft_runner_describe_running(const weft_runner *r, char *buf, size_t cap)
+{
+	const sched_thread *t = r->exec.current;
+	if (!t)
+		return (size_t)snprintf(buf, cap, "no managed thread was running (the harness "
+					"itself: setup, the model check or validate)");
+	const char *op = "the program's thread";
+	if (t->call < r->scenario.n_calls) {
+		const weft_op_record *c = &r->scenario.calls[t->call];
+		op = r->target->ops[c->op].name;
+	}
+	return (size_t)snprintf(buf, cap, "thread %u was running %s(), %" PRIu64 " switch points "
+				"into that call, %" PRIu64 " in the execution", t->id, op,
+				t->call_step, r->exec.steps);
 }
 
 /* The last execution as the report room sees it: plain data. */
@@ -591,6 +618,7 @@ static report_case report_case_of(const weft_runner *r)
 		.history = r->history,
 		.n_history = r->n_history,
 		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,
+		.first_run = r->show_first ? r->first_report : NULL,
 	};
 	return c;
 }

@@ -19,6 +19,8 @@
  */
 #include "sched.h"
 
+#include <unistd.h>
+
 static void fiber_worker_main(void *arg)
 {
 	sched_thread *self = arg;
@@ -40,4 +42,26 @@ void sched_fiber_worker_stop(sched_pool *pool, sched_thread *t)
 	t->quit = true;
 	sched_transfer(pool, NULL, t);
 	sched_fiber_free(&t->fiber);
+}
+
+/*
+ * For a SIGSEGV handler on the faulting thread (harness/replay_main.c): did the
+ * running managed thread run off the bottom of its fiber stack?  The fault
+ * lands in the guard page below the stack, or, for a frame larger than a page,
+ * a little further down (FIBER_OVERFLOW_SLACK).  Reads only weft_impl_current
+ * and the fiber's mapping: no lock, no allocation.  Returns the stack's size
+ * in bytes (for the message), or 0 when the fault is something else.
+ */
+#define FIBER_OVERFLOW_SLACK (64u * 1024u)
+
+size_t weft_fault_fiber_stack_overflow(const void *addr)
+{
+	const sched_thread *self = weft_impl_current;
+	if (!self || !self->fiber.map)
+		return 0;   /* the controller, or a pthread worker: the system's stacks */
+	uintptr_t a = (uintptr_t)addr, low = (uintptr_t)self->fiber.map;
+	uintptr_t guard_end = low + (uintptr_t)sysconf(_SC_PAGESIZE);
+	if (a >= guard_end || a + FIBER_OVERFLOW_SLACK < low)
+		return 0;
+	return self->fiber.map_size - (guard_end - low);
 }

@@ -46,6 +46,20 @@ grep -q "^(1, 1, 3, 2) linearizability /tmp/weft-big" /tmp/weft-cli.$$ || { echo
 "$replay" --json --expect=fail "$corpus" > /tmp/weft-json.$$ 2>/dev/null || { echo "FAIL: --json exit"; fail=1; }
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"]=="linearizability" and d["preemptions"]==1, d' /tmp/weft-json.$$ ||
 	{ echo "FAIL: --json is not the expected JSON"; cat /tmp/weft-json.$$; fail=1; }
+# JSON Lines (issue 20, item 5): one object per input on one line each, passing inputs
+# too, steps numbered from 1 as in the text report
+printf '' > /tmp/weft-pass.$$
+"$replay" --json --expect=fail "$corpus" /tmp/weft-pass.$$ > /tmp/weft-json.$$ 2>/dev/null
+python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[-1] == "" and len(lines) == 3, "want 2 lines, got %r" % lines
+a, b = (json.loads(l) for l in lines[:2])
+assert a["verdict"] == "linearizability" and b["verdict"] == "pass", (a["verdict"], b["verdict"])
+assert a["interleaving"][0]["step"] == 1 and a["history"][0]["invoked_at"] == 1, a["interleaving"][0]
+text = [e["step"] for e in a["interleaving"]]
+assert text == list(range(1, len(text) + 1)), text
+' /tmp/weft-json.$$ || { echo "FAIL: --json is not JSON Lines"; cat /tmp/weft-json.$$; fail=1; }
 rm -f /tmp/weft-json.$$
 rm -f /tmp/weft-cli.$$ /tmp/weft-min.$$ /tmp/weft-pass.$$ /tmp/weft-big.$$
 [ $fail = 0 ] && echo "replay_cli: all checks passed"

@@ -81,6 +81,25 @@ WEFT_API weft_verdict weft_runner_run(weft_runner *runner, const uint8_t *data, 
 
 /* Print the report of the last execution (scenario, interleaving, verdict). */
 WEFT_API void weft_runner_report(const weft_runner *runner, FILE *out);
+/*
+ * What the runner's current execution is doing, in one line for a person:
+ * "thread 1 was running pop(), 12 switch points into that call, 40 in the
+ * execution".  For watchdogs: may be called from a signal handler on the
+ * thread that runs the execution (reads only; no lock, no allocation), and
+ * then the figures are a snapshot.  Returns what snprintf returns.
+ */
+WEFT_API size_t weft_runner_describe_running(const weft_runner *runner, char *buf, size_t cap);
+
+/*
+ * For a SIGSEGV/SIGBUS handler, on the thread that faulted: the size of the
+ * fiber stack the running managed thread just overflowed (the fault address
+ * is in or just below its guard page), or 0 when the fault is anything else
+ * (no managed thread, a pthread worker, another address).  Reads only; safe
+ * in a signal handler.  Fiber stacks are 256 KiB (1 MiB under ASan); a target
+ * that needs more runs on pthreads (WEFT_TARGET_REAL_THREADS, WEFT_BACKEND).
+ */
+WEFT_API size_t weft_fault_fiber_stack_overflow(const void *fault_address);
+
 /* The same report as one JSON object (format: report/report_json.c). */
 WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
 
