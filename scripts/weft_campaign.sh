@@ -18,7 +18,9 @@
 #   - every state file is written to a temporary name in its folder, then renamed;
 #     a failure folder is built aside and renamed into place complete;
 #   - a crash file is triaged once: OUT/triage/NAME (the failure's id) is its marker;
-#     each failure's crashes.txt and OUT/signatures are derived from the markers;
+#     each failure's crashes.txt and OUT/signatures are derived from the markers; a
+#     failure whose reduction gives another's reproducer is merged into it, and its
+#     signature becomes an alias (OUT/aliases/ID) so later crashes go to the other;
 #   - reduction is pending while failures/ID/reduce.todo exists: a session that is
 #     stopped or reaches its deadline leaves it for the next one;
 #   - --time is a deadline for everything, reduction included;
@@ -95,7 +97,7 @@ if [ "$engine" = afl ]; then
 	export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0
 	export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:symbolize=0
 fi
-mkdir -p "$out/crashes" "$out/failures" "$out/logs" "$out/triage" "$out/sessions.d" "$out/run" "$out/tmp" "$corpus" ||
+mkdir -p "$out/crashes" "$out/failures" "$out/logs" "$out/triage" "$out/aliases" "$out/sessions.d" "$out/run" "$out/tmp" "$corpus" ||
 	die_usage "cannot create $out or $corpus"
 out=$(cd "$out" && pwd)
 
@@ -181,7 +183,7 @@ close_dead_sessions() {  # a killed session: end its groups, recount its executi
 		fi
 		rm -rf "$dir" "$out/tmp/$s"
 	done
-	rm -rf "$out"/failures/.new-* "$out"/*.tmp.* "$out"/*/*.tmp.* "$out"/failures/*/.reduced.*
+	rm -rf "$out"/failures/.new-* "$out"/failures/.dup-* "$out"/*.tmp.* "$out"/*/*.tmp.* "$out"/failures/*/.reduced.*
 }
 migrate_old() {  # a folder of the old script: OUT/triaged and crashes.txt become markers
 	[ -f "$out/triaged" ] || return 0
@@ -301,6 +303,7 @@ triage_one() {  # triage_one CRASH: its failure (new or known), then its marker
 	# A replay a Ctrl-C reached (it shares the terminal's group) says nothing: retry later.
 	[ "$signals" = "$s0" ] || return 1
 	id=$kind-$(printf '%s %s' "$kind" "$key" | cksum | cut -d' ' -f1)
+	[ -f "$out/aliases/$id" ] && id=$(cat "$out/aliases/$id")     # reduced to a known failure
 	if [ ! -d "$out/failures/$id" ]; then
 		echo "   new failure $id ($(basename "$crash"))"
 		new_failure "$crash" "$id" "$kind" || return 1
@@ -352,6 +355,8 @@ reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for lat
 	0)	s0=$signals
 		checkpoint reduce
 		[ "$signals" = "$s0" ] || return 1
+		same=$(same_failure "$d")
+		if [ -n "$same" ]; then merge_into "$d" "$same"; return 0; fi
 		mv -f "$d/.reduced.bin.txt" "$d/report.txt" && mv -f "$d/.reduced.bin" "$d/reproducer.bin" &&
 			rm -f "$d/reduce.todo" ;;
 	1|2)	echo "weft_campaign: could not reduce; the crash itself is the reproducer" >> "$d/reduce.log"
@@ -359,6 +364,19 @@ reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for lat
 	*)	echo "weft_campaign: reduction stopped (status $rc); the next session resumes it" >> "$d/reduce.log"
 		return 1 ;;
 	esac
+}
+same_failure() {  # same_failure DIR: a reduced failure of DIR's kind whose reproducer is DIR's result
+	for o in "$out"/failures/*/; do
+		[ "$o" != "$1" ] && [ ! -f "$o/reduce.todo" ] && [ "$(cat "$o/kind")" = "$(cat "$1/kind")" ] &&
+			cmp -s "$o/reproducer.bin" "$1/.reduced.bin" && { basename "$o"; return; }
+	done
+}
+merge_into() {  # merge_into DIR ID: DIR's signature becomes an alias of ID, its crashes ID's
+	# each step is atomic and repeatable: killed midway, DIR keeps reduce.todo and is merged again
+	echo "   $(basename "$1") reduces to the same reproducer as $2: merged"
+	echo "$2" | put "$out/aliases/$(basename "$1")"
+	grep -lx "$(basename "$1")" "$out"/triage/* 2>/dev/null | while read -r m; do echo "$2" | put "$m"; done
+	mv "$1" "$out/failures/.dup-$(basename "$1")" && rm -rf "$out/failures/.dup-$(basename "$1")"
 }
 reduce_pending() {
 	for todo in "$out"/failures/*/reduce.todo; do
