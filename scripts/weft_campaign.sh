@@ -2,27 +2,35 @@
 # scripts/weft_campaign.sh - a long fuzzing campaign on one target, in one command.
 #
 # Runs JOBS fuzzers (libFuzzer processes sharing one corpus directory, or AFL++ as one
-# -M main and JOBS-1 -S secondaries) for SECONDS, prints a progress line every INTERVAL
-# seconds (executions, rate, coverage, corpus size, crash files, unique failures) and
-# triages every crash as it appears:
-#   kind       the verdict of TARGET_replay --json (linearizability, validation,
-#              step-budget, nondeterministic), or "died" when the replay itself dies
+# -M main and JOBS-1 -S secondaries) until a deadline, prints a progress line every
+# INTERVAL seconds and triages every crash as it appears:
+#   kind       the verdict of TARGET_replay --json, or "died" when the replay itself dies
 #              (a sanitizer report or a signal in the target's code);
-#   signature  kind + the bytes weft's simplifier (--simplify) turns the crash into: the
-#              simplifier is a normal form (fewest preemptions, then switches,
-#              operations, threads), so crashes of one bug meet in one signature;
-#   new        a signature not seen before is minimized and simplified in full
-#              (libFuzzer: scripts/weft_reduce.sh; AFL++: afl-tmin, then --simplify) into
-#              OUT/failures/KIND-ID/reproducer.bin with its report.txt; a known one only
-#              adds the crash file's name to that failure's crashes.txt.
-# At the end (or on SIGINT/SIGTERM) it stops the fuzzers, triages what is left and
-# writes OUT/summary.txt.
+#   signature  kind + the bytes weft's simplifier (--simplify) turns the crash into (a
+#              normal form: crashes of one bug meet in one signature);
+#   new        a new signature gets OUT/failures/KIND-ID/ with the raw crash as its
+#              reproducer and its report at once, then is reduced (libFuzzer:
+#              scripts/weft_reduce.sh; AFL++: afl-tmin, then --simplify); the reduced
+#              reproducer and report replace the raw ones only when reduction finished.
 #
-# Resuming: run the same command again.  The corpus directory is the fuzzers' own
-# (libFuzzer writes each new input there as it finds it; AFL++ resumes its -o directory
-# with AFL_AUTORESUME), and OUT keeps the triaged crashes, the failures and the
-# executions of earlier sessions, so an interrupted campaign loses nothing it had
-# written and reports each failure once.
+# The contract: whenever and however the campaign is killed (SIGINT, SIGTERM, SIGKILL),
+# running the same command again loses nothing and repeats nothing.
+#   - every state file is written to a temporary name in its folder, then renamed;
+#     a failure folder is built aside and renamed into place complete;
+#   - a crash file is triaged once: OUT/triage/NAME (the failure's id) is its marker;
+#     each failure's crashes.txt and OUT/signatures are derived from the markers; a
+#     failure whose reduction gives another's reproducer is merged into it, and its
+#     signature becomes an alias (OUT/aliases/ID) so later crashes go to the other;
+#   - reduction is pending while failures/ID/reduce.todo exists: a session that is
+#     stopped or reaches its deadline leaves it for the next one;
+#   - --time is a deadline for everything, reduction included;
+#   - every child runs in a process group of its own (coreutils timeout, which also
+#     enforces the deadline), listed in OUT/run/SESSION/; a watchdog ends those groups
+#     when the campaign's shell dies, even by SIGKILL, and the next session ends any
+#     group a dead session left;
+#   - OUT/sessions.d/SESSION holds each session's executions, rewritten every second;
+#     a killed session's figure is recounted from its own logs when the next starts.
+# Why a shell script and not a C program: ARCHITECTURE.md, "campaign".
 #
 # Why worker loops rather than libFuzzer's -fork: in fork mode a job's new inputs reach
 # the corpus only when the job ends (up to 300 s later), so an interruption would lose
@@ -33,19 +41,21 @@ usage() {
 usage: scripts/weft_campaign.sh [options] TARGET
   TARGET            a built target, e.g. counter_buggy (BUILD/TARGET_fuzz, BUILD/TARGET_replay)
   --engine NAME     libfuzzer (default) or afl (BUILD built with CC=afl-clang-fast)
-  --time SECONDS    length of this session (default: 3600)
+  --time SECONDS    deadline of this session, reduction included (default: 3600)
   --jobs N          fuzzers in parallel (default: 1)
   --corpus DIR      corpus, kept and resumed (default: OUT/corpus); for afl, afl-fuzz's -o
   --out DIR         failures, logs, summary.txt (default: out/campaign/TARGET)
   --build DIR       build tree (default: build/clang, or build/afl with --engine afl)
-  --seeds DIR       seed inputs added to a new corpus (default: corpus/STRUCTURE/seed-*.bin)
+  --seeds DIR       seed inputs added to a new corpus (default: corpus/STRUCTURE/seed-*.bin
+                    when that folder exists; none otherwise)
   --seed N          first fuzzer seed (default: 1)
   --interval S      seconds between progress lines (default: 10)
   --help            this text
 Writes OUT/summary.txt, OUT/failures/KIND-ID/{reproducer.bin,report.txt,crashes.txt},
-OUT/crashes/ (every crash file), OUT/logs/.
-Exit status: 0 the campaign ran (failures or not; see the summary), 2 bad usage or
-missing binaries.
+OUT/crashes/ (every crash file), OUT/logs/.  Run the same command again to resume:
+unfinished reductions and untriaged crashes are taken up, executions add up.
+Exit status: 0 the campaign ran (failures or not; see the summary), 2 bad usage,
+missing binaries or another session running on OUT.
 USAGE
 }
 die_usage() { echo "weft_campaign: $*" >&2; echo "(see --help)" >&2; exit 2; }
@@ -76,6 +86,7 @@ fuzz=$build/${target}_fuzz replay=$build/${target}_replay
 for bin in "$fuzz" "$replay"; do
 	[ -x "$bin" ] || die_usage "$bin not found (build: cmake -S . -B $build -DCMAKE_C_COMPILER=clang, or CC=afl-clang-fast for afl)"
 done
+command -v timeout > /dev/null 2>&1 || die_usage "timeout (coreutils) not found"
 if [ "$engine" = afl ]; then
 	for tool in afl-fuzz afl-tmin; do command -v $tool >/dev/null 2>&1 || die_usage "$tool not found"; done
 	# What a container needs (README: AFL++); the caller's settings win.
@@ -86,93 +97,166 @@ if [ "$engine" = afl ]; then
 	export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0
 	export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:symbolize=0
 fi
-mkdir -p "$out/crashes" "$out/failures" "$out/logs" "$corpus" || die_usage "cannot create $out or $corpus"
-touch "$out/triaged" "$out/signatures"
-tmp=$(mktemp -d)
+mkdir -p "$out/crashes" "$out/failures" "$out/logs" "$out/triage" "$out/aliases" "$out/sessions.d" "$out/run" "$out/tmp" "$corpus" ||
+	die_usage "cannot create $out or $corpus"
+out=$(cd "$out" && pwd)
 
-# ---- state carried across sessions (OUT/sessions: one line per finished session) ----
-previous_execs() { awk '{ s += $2 } END { print s + 0 }' "$out/sessions"  2>/dev/null || echo 0; }
-session_count() { if [ -f "$out/sessions" ]; then wc -l < "$out/sessions"; else echo 0; fi; }
-
-# ---- the fuzzers ----
-libfuzzer_worker() {  # libfuzzer_worker I DEADLINE: restart after each crash until DEADLINE
-	i=$1 deadline=$2 n=0
-	while [ "$(date +%s)" -lt "$deadline" ]; do
-		left=$((deadline - $(date +%s)))
-		[ "$left" -gt 0 ] || break
-		"$fuzz" -seed=$((seed + 1000 * i + n)) -max_total_time="$left" -reload=1 -print_final_stats=1 \
-			-artifact_prefix="$out/crashes/" -max_len=256 "$corpus" >> "$out/logs/worker-$i.log" 2>&1 &
-		echo $! > "$out/logs/worker-$i.pid"
-		wait $!
-		n=$((n + 1))
+# ---- processes: every child in a group of its own, ended with the campaign ----
+alive() {  # alive PID: running and not a zombie (a SIGKILLed shell is one until reaped)
+	kill -0 "$1" 2>/dev/null || return 1
+	[ -r "/proc/$1/stat" ] || return 0
+	[ "$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+end_groups() {  # end_groups RUNDIR: TERM every group listed there, KILL what is left
+	for sig in TERM KILL; do
+		for f in "$1"/*.pgid; do
+			[ -f "$f" ] || continue
+			g=$(cat "$f")
+			# a stale id may name a reused pid: only a timeout we started leads a group
+			[ "$(cat "/proc/$g/comm" 2>/dev/null || echo timeout)" = timeout ] || continue
+			kill -s "$sig" -- "-$g" 2>/dev/null
+		done
+		[ "$sig" = TERM ] && sleep 1
 	done
-	rm -f "$out/logs/worker-$i.pid"
+}
+spawn() {  # spawn NAME SECONDS LOG CMD...: CMD under timeout (own group, deadline), in the background
+	sp_name=$1 sp_secs=$2 sp_log=$3; shift 3
+	[ "$sp_secs" -gt 0 ] || sp_secs=1
+	timeout -k 3 "$sp_secs" "$@" >> "$sp_log" 2>&1 &
+	spawned=$!
+	echo "$spawned" > "$run/$sp_name.pgid"
+}
+await() {  # await PID: its exit status; on an interruption its group is ended (status 130)
+	while :; do
+		wait "$1"; aw_rc=$?
+		[ "$aw_rc" -gt 128 ] && alive "$1" || return "$aw_rc"
+		[ "$how" = interrupted ] && { kill -s TERM -- "-$1" 2>/dev/null; wait "$1"; return 130; }
+	done
+}
+checkpoint() {  # checkpoint STAGE: test hook (tests/campaign_kill.sh) to stop at a known point
+	[ "${WEFT_CAMPAIGN_PAUSE_AT:-}" = "$1" ] && [ -z "$paused" ] || return 0
+	paused=1
+	: > "$out/paused-at-$1"
+	spawn pause 30 /dev/null sleep 30
+	await "$spawned"
+}
+put() {  # put FILE: stdin into FILE by write-then-rename (never a half-written FILE)
+	cat > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"
 }
 
-afl_instance() {  # afl_instance I DEADLINE
-	i=$1 left=$(($2 - $(date +%s)))
-	if [ "$i" -eq 0 ]; then role="-M main"; else role="-S s$i"; fi
-	# shellcheck disable=SC2086
-	afl-fuzz $role -s $((seed + i)) -V "$left" -i "$tmp/seeds" -o "$corpus" -- "$fuzz" \
-		>> "$out/logs/afl-$i.log" 2>&1 &
-	echo $! > "$out/logs/worker-$i.pid"
-	wait $!
-	rm -f "$out/logs/worker-$i.pid"
-}
-
-seed_corpus() {  # new libFuzzer corpora start from the seeds; AFL++ reads them with -i
-	mkdir -p "$tmp/seeds"
-	for f in "$seeds"/seed-*.bin; do
-		[ -s "$f" ] && cp "$f" "$tmp/seeds/"       # AFL++ refuses empty files
-		[ "$engine" = libfuzzer ] && [ ! -e "$corpus/$(basename "$f")" ] && cp "$f" "$corpus/"
-	done
-	[ -n "$(ls "$tmp/seeds")" ] || printf '0' > "$tmp/seeds/simplest"   # '0' reads as 0
-}
-
-stop_workers() {  # the loops first (so none starts another fuzzer), then the fuzzers
-	for w in $workers; do kill "$w" 2>/dev/null; done
-	pids=
-	for p in "$out"/logs/worker-*.pid; do
-		[ -f "$p" ] && pids="$pids $(cat "$p")"
-	done
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	for _ in 1 2 3 4 5 6 7 8 9 10; do   # they write their last inputs, then exit
-		running=0
-		for p in $pids; do kill -0 "$p" 2>/dev/null && running=1; done
-		[ "$running" -eq 0 ] && break
-		sleep 0.5
-	done
-	wait 2>/dev/null
-	rm -f "$out"/logs/worker-*.pid
-}
-
-# ---- progress figures ----
-libfuzzer_execs() {  # this session: finished runs' final stats + running runs' last status line
-	for log in "$out"/logs/worker-*.log; do
+# ---- sessions: OUT/sessions.d/SESSION = "start-time executions seconds how" ----
+libfuzzer_execs() {  # libfuzzer_execs LOGDIR: executions of the runs logged there
+	for log in "$1"/worker-*.log; do
 		[ -f "$log" ] || continue
-		awk -v from="$session_mark" 'FNR == 1 && from == "" { on = 1 }
-			/^== weft_campaign session / { on = ($4 == from) }
-			!on { next }
+		# a run ends with its final stats, or (killed) with its last "#N" line
+		awk '/^INFO: Seed: / { total += cur; cur = 0 }
 			/^#[0-9]+/ { cur = substr($1, 2) + 0 }
 			/^stat::number_of_executed_units:/ { total += $2; cur = 0 }
 			END { print total + cur }' "$log"
 	done | awk '{ s += $1 } END { print s + 0 }'
 }
-libfuzzer_cov() {
-	cat "$out"/logs/worker-*.log 2>/dev/null | sed -n 's/.* cov: \([0-9]*\) .*/\1/p' | sort -n | tail -n 1
-}
 afl_stat() {  # afl_stat FIELD: summed over instances (bitmap_cvg: the largest)
 	cat "$corpus"/*/fuzzer_stats 2>/dev/null | awk -v f="$1" '$1 == f { v = $3 + 0; if (f == "bitmap_cvg") { if (v > s) s = v } else s += v }
 		END { print s + 0 }'
 }
-session_execs() { if [ "$engine" = afl ]; then afl_stat execs_done; else libfuzzer_execs; fi; }
+session_execs() {
+	if [ "$engine" = afl ]; then echo $(( $(afl_stat execs_done) - afl_base )); else libfuzzer_execs "$logs"; fi
+}
+record_session() {  # record_session HOW: this session's line, rewritten (atomically)
+	echo "$started $(session_execs) $(( $(date +%s) - start )) $1" | put "$out/sessions.d/$sid"
+}
+close_dead_sessions() {  # a killed session: end its groups, recount its executions
+	for dir in "$out"/run/*/; do
+		[ -d "$dir" ] || continue
+		s=$(basename "$dir")
+		if alive "${s#*-}"; then
+			die_usage "another session (pid ${s#*-}) is running on $out"
+		fi
+		end_groups "$dir"
+		rec=$out/sessions.d/$s
+		if [ -f "$rec" ] && [ "$engine" = libfuzzer ] && [ -d "$out/logs/$s" ]; then
+			read -r st _ secs _ < "$rec"
+			echo "$st $(libfuzzer_execs "$out/logs/$s") $secs killed" | put "$rec"
+		elif [ -f "$rec" ]; then
+			read -r st ex secs _ < "$rec"
+			echo "$st $ex $secs killed" | put "$rec"
+		fi
+		rm -rf "$dir" "$out/tmp/$s"
+	done
+	rm -rf "$out"/failures/.new-* "$out"/failures/.dup-* "$out"/*.tmp.* "$out"/*/*.tmp.* "$out"/failures/*/.reduced.*
+}
+migrate_old() {  # a folder of the old script: OUT/triaged and crashes.txt become markers
+	[ -f "$out/triaged" ] || return 0
+	for d in "$out"/failures/*/; do
+		[ -d "$d" ] && [ ! -f "$d/kind" ] || continue
+		# a failure whose reduction was killed kept no reproducer: its crashes are triaged again
+		[ -s "$d/reproducer.bin" ] || { rm -rf "$d"; continue; }
+		id=$(basename "$d")
+		echo "${id%-*}" | put "$d/kind"
+		while read -r name; do echo "$id" | put "$out/triage/$name"; done < "$d/crashes.txt"
+	done
+	mv -f "$out/triaged" "$out/triaged.old"
+}
+all_sessions() {  # "COUNT EXECUTIONS" over every session (and the old OUT/sessions file)
+	cat "$out/sessions" "$out"/sessions.d/* 2>/dev/null | awk '{ n++; s += $2 } END { print n + 0, s + 0 }'
+}
+
+# ---- the fuzzers ----
+libfuzzer_worker() {  # libfuzzer_worker I: restart after each crash until the deadline
+	i=$1 n=0
+	while alive "$main"; do
+		left=$((deadline - $(date +%s)))
+		[ "$left" -gt 0 ] || break
+		spawn "worker-$i" "$left" "$logs/worker-$i.log" "$fuzz" -seed=$((seed + 1000 * i + n)) \
+			-max_total_time="$left" -reload=1 -print_final_stats=1 \
+			-artifact_prefix="$out/crashes/" -max_len=256 "$corpus"
+		wait "$spawned"
+		n=$((n + 1))
+	done
+}
+afl_instance() {  # afl_instance I
+	i=$1 left=$((deadline - $(date +%s)))
+	if [ "$i" -eq 0 ]; then role="-M main"; else role="-S s$i"; fi
+	# shellcheck disable=SC2086
+	spawn "worker-$i" "$left" "$logs/afl-$i.log" afl-fuzz $role -s $((seed + i)) -V "$left" \
+		-i "$tmp/seeds" -o "$corpus" -- "$fuzz"
+	wait "$spawned"
+}
+seed_corpus() {  # new libFuzzer corpora start from the seeds; AFL++ reads them with -i
+	mkdir -p "$tmp/seeds"
+	for f in "$seeds"/seed-*.bin; do
+		[ -f "$f" ] || continue      # no seeds (a target outside weft's tree): none copied
+		[ -s "$f" ] && cp "$f" "$tmp/seeds/"       # AFL++ refuses empty files
+		[ "$engine" = libfuzzer ] && [ ! -e "$corpus/$(basename "$f")" ] && cp "$f" "$corpus/"
+	done
+	[ -n "$(ls "$tmp/seeds")" ] || printf '0' > "$tmp/seeds/simplest"   # '0' reads as 0
+}
+stop_workers() {  # the loops first (so none starts another fuzzer), then the fuzzers
+	for w in $workers; do kill "$w" 2>/dev/null; done
+	for f in "$run"/worker-*.pgid; do
+		[ -f "$f" ] && kill -s TERM -- "-$(cat "$f")" 2>/dev/null
+	done
+	for w in $workers; do   # they write their last inputs, then exit (timeout -k: 3 s at most)
+		while kill -0 "$w" 2>/dev/null; do wait "$w"; done
+	done
+	rm -f "$run"/worker-*.pgid
+}
+
+# ---- progress figures ----
 coverage() {
-	if [ "$engine" = afl ]; then echo "$(afl_stat bitmap_cvg)% of the map"; else echo "$(libfuzzer_cov) edges"; fi
+	if [ "$engine" = afl ]; then echo "$(afl_stat bitmap_cvg)% of the map"
+	else echo "$(cat "$logs"/worker-*.log 2>/dev/null | sed -n 's/.* cov: \([0-9]*\) .*/\1/p' | sort -n | tail -n 1) edges"; fi
 }
 corpus_size() {
 	if [ "$engine" = afl ]; then afl_stat corpus_count; else ls "$corpus" | wc -l; fi
 }
-unique_failures() { wc -l < "$out/signatures"; }
+failure_groups() {  # "KIND HEX ID" per failure, sorted: one (KIND, HEX) = one unique failure
+	for d in "$out"/failures/*/; do
+		[ -f "$d/kind" ] || continue
+		echo "$(cat "$d/kind") $(od -An -tx1 -v "$d/reproducer.bin" | tr -d ' \n') $(basename "$d")"
+	done | sort
+}
+unique_failures() { failure_groups | cut -d' ' -f1-2 | sort -u | wc -l; }
 
 # ---- triage ----
 collect_afl_crashes() {
@@ -180,29 +264,29 @@ collect_afl_crashes() {
 		[ -f "$f" ] || continue
 		inst=$(basename "$(dirname "$(dirname "$f")")")
 		name=afl-$inst-$(basename "$f" | cut -d, -f1 | tr ':' '-')
-		[ -e "$out/crashes/$name" ] || cp "$f" "$out/crashes/$name"
+		[ -e "$out/crashes/$name" ] || { cp "$f" "$tmp/afl.crash" && mv -f "$tmp/afl.crash" "$out/crashes/$name"; }
 	done
 }
-
-reduce() {  # reduce CRASH DIR: minimize + simplify into DIR/reproducer.bin and report.txt
-	if [ "$engine" = libfuzzer ]; then
-		sh "$root/scripts/weft_reduce.sh" --build "$build" "$target" "$1" "$2/reproducer.bin" \
-			> "$2/reduce.log" 2>&1 && mv "$2/reproducer.bin.txt" "$2/report.txt" && return 0
-	else
-		afl-tmin -i "$1" -o "$2/tmin.bin" -- "$fuzz" > "$2/reduce.log" 2>&1 &&
-			"$replay" --quiet --simplify="$2/reproducer.bin" "$2/tmin.bin" >> "$2/reduce.log" 2>&1 &&
-			"$replay" "$2/reproducer.bin" 2>&1 | grep -v '^weft-replay:\|^==weft== input ' > "$2/report.txt" &&
-			return 0
-	fi
-	cp "$1" "$2/reproducer.bin"      # could not reduce: keep the crash itself
-	"$replay" "$1" > "$2/report.txt" 2>&1
-	return 0
+report_of() {  # report_of INPUT: the replay's report without its tool lines
+	"$replay" "$1" 2>&1 | grep -v '^weft-replay:\|^==weft== input '
 }
-
-triage_one() {  # triage_one CRASH
-	crash=$1
+new_failure() {  # new_failure CRASH ID KIND: the folder, complete, renamed into place
+	new=$out/failures/.new-$2
+	rm -rf "$new" && mkdir "$new" || return 1
+	cp "$1" "$new/crash.bin" && cp "$1" "$new/reproducer.bin" || return 1
+	report_of "$1" > "$new/report.txt"
+	echo "$3" > "$new/kind"
+	[ "$3" = unreproducible ] || : > "$new/reduce.todo"
+	s0=$signals
+	checkpoint triage
+	[ "$signals" = "$s0" ] || return 1
+	mv "$new" "$out/failures/$2"
+}
+triage_one() {  # triage_one CRASH: its failure (new or known), then its marker
+	crash=$1 s0=$signals
 	"$replay" --json "$crash" > "$tmp/json" 2> "$tmp/replay.err"
-	kind=$(sed -n 's/^{"target": "[^"]*", "verdict": "\([a-z-]*\)".*/\1/p' "$tmp/json" | head -n 1)
+	# the first "verdict" field, whether the JSON is pretty-printed or one line
+	kind=$(grep -o '"verdict": *"[a-z-]*"' "$tmp/json" | head -n 1 | sed 's/.*"\([a-z-]*\)"$/\1/')
 	case $kind in
 	'')   # the replay died before reporting: sign it by the sanitizer's summary line
 		kind=died
@@ -216,94 +300,170 @@ triage_one() {  # triage_one CRASH
 			key=$(od -An -tx1 -v "$crash" | tr -d ' \n')
 		fi ;;
 	esac
+	# A replay a Ctrl-C reached (it shares the terminal's group) says nothing: retry later.
+	[ "$signals" = "$s0" ] || return 1
 	id=$kind-$(printf '%s %s' "$kind" "$key" | cksum | cut -d' ' -f1)
-	dir=$out/failures/$id
-	if [ ! -d "$dir" ]; then
-		mkdir -p "$dir"
-		echo "   new failure $id ($(basename "$crash")): minimizing and simplifying"
-		reduce "$crash" "$dir"
-		c=$("$replay" --quiet --expect=fail --complexity "$dir/reproducer.bin" 2>/dev/null | cut -d' ' -f1-4)
-		echo "$id $kind ${c:-(unknown)} $(od -An -tx1 -v "$dir/reproducer.bin" | tr -d '\n' | cut -c1-120)" >> "$out/signatures"
+	[ -f "$out/aliases/$id" ] && id=$(cat "$out/aliases/$id")     # reduced to a known failure
+	if [ ! -d "$out/failures/$id" ]; then
+		echo "   new failure $id ($(basename "$crash"))"
+		new_failure "$crash" "$id" "$kind" || return 1
 	fi
-	basename "$crash" >> "$dir/crashes.txt"
+	echo "$id" | put "$out/triage/$(basename "$crash")"
+}
+index_failures() {  # each failure's crashes.txt and OUT/signatures, from the markers
+	find "$out/triage" -type f ! -name '*.tmp.*' -exec grep -H '' {} + 2>/dev/null | sort > "$tmp/markers"
+	for d in "$out"/failures/*/; do
+		[ -d "$d" ] || continue
+		id=$(basename "$d")
+		awk -F: -v id="$id" '$NF == id { n = split($1, p, "/"); print p[n] }' "$tmp/markers" | put "$d/crashes.txt"
+	done
+	failure_groups | awk '{ print $3, $1 }' | put "$out/signatures"
+}
+triage() {  # triage [all]: crash files not yet triaged (without "all": only those seen a pass ago)
+	[ "$engine" = afl ] && collect_afl_crashes
+	ls "$out/crashes" > "$tmp/crashes.now"
+	done_any=0
+	while read -r name; do
+		[ -f "$out/triage/$name" ] && continue
+		# a file new since the last pass may still be being written by its fuzzer
+		[ "${1:-}" = all ] || grep -qxF "$name" "$tmp/crashes.seen" 2>/dev/null || continue
+		[ "$how" = interrupted ] && [ "${1:-}" != all ] && break
+		triage_one "$out/crashes/$name" && done_any=1
+	done < "$tmp/crashes.now"
+	mv -f "$tmp/crashes.now" "$tmp/crashes.seen"
+	[ "$done_any" -eq 1 ] || [ ! -f "$out/signatures" ] && index_failures
+	return 0
 }
 
-triage() {
-	[ "$engine" = afl ] && collect_afl_crashes
-	for crash in "$out"/crashes/*; do
-		[ -f "$crash" ] || continue
-		grep -qxF "$(basename "$crash")" "$out/triaged" && continue
-		triage_one "$crash"
-		basename "$crash" >> "$out/triaged"
+# ---- reduction: resumable, under the deadline ----
+reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for later)
+	d=$1 left=$((deadline - $(date +%s)))
+	[ "$left" -gt 0 ] && [ "$how" != interrupted ] || return 1
+	echo "   reducing $(basename "$d") (${left}s left)"
+	rm -f "$d/.reduced.bin" "$d/.reduced.bin.txt"
+	if [ "$engine" = libfuzzer ]; then
+		spawn reduce "$left" "$d/reduce.log" sh "$root/scripts/weft_reduce.sh" --build "$build" "$target" \
+			"$d/crash.bin" "$d/.reduced.bin"
+	else
+		spawn reduce "$left" "$d/reduce.log" sh -c 'afl-tmin -i "$1" -o "$2.tmin" -- "$3" &&
+			"$4" --quiet --simplify="$2" "$2.tmin" && "$4" "$2" 2>&1 | grep -v "^weft-replay:\|^==weft== input " > "$2.txt"' \
+			sh "$d/crash.bin" "$d/.reduced.bin" "$fuzz" "$replay"
+	fi
+	await "$spawned"; rc=$?
+	rm -f "$run/reduce.pgid"
+	case $rc in
+	0)	s0=$signals
+		checkpoint reduce
+		[ "$signals" = "$s0" ] || return 1
+		same=$(same_failure "$d")
+		if [ -n "$same" ]; then merge_into "$d" "$same"; return 0; fi
+		mv -f "$d/.reduced.bin.txt" "$d/report.txt" && mv -f "$d/.reduced.bin" "$d/reproducer.bin" &&
+			rm -f "$d/reduce.todo" ;;
+	1|2)	echo "weft_campaign: could not reduce; the crash itself is the reproducer" >> "$d/reduce.log"
+		rm -f "$d/reduce.todo" ;;
+	*)	echo "weft_campaign: reduction stopped (status $rc); the next session resumes it" >> "$d/reduce.log"
+		return 1 ;;
+	esac
+}
+same_failure() {  # same_failure DIR: a reduced failure of DIR's kind whose reproducer is DIR's result
+	for o in "$out"/failures/*/; do
+		[ "$o" != "$1" ] && [ ! -f "$o/reduce.todo" ] && [ "$(cat "$o/kind")" = "$(cat "$1/kind")" ] &&
+			cmp -s "$o/reproducer.bin" "$1/.reduced.bin" && { basename "$o"; return; }
 	done
+}
+merge_into() {  # merge_into DIR ID: DIR's signature becomes an alias of ID, its crashes ID's
+	# each step is atomic and repeatable: killed midway, DIR keeps reduce.todo and is merged again
+	echo "   $(basename "$1") reduces to the same reproducer as $2: merged"
+	echo "$2" | put "$out/aliases/$(basename "$1")"
+	grep -lx "$(basename "$1")" "$out"/triage/* 2>/dev/null | while read -r m; do echo "$2" | put "$m"; done
+	mv "$1" "$out/failures/.dup-$(basename "$1")" && rm -rf "$out/failures/.dup-$(basename "$1")"
+}
+reduce_pending() {
+	for todo in "$out"/failures/*/reduce.todo; do
+		[ -f "$todo" ] || continue
+		reduce_one "$(dirname "$todo")" || return 0
+	done
+	index_failures
 }
 
 # ---- summary ----
-write_summary() {  # write_summary HOW (finished | interrupted)
-	execs=$(session_execs) now=$(date +%s)
-	secs=$((now - start))
-	total=$(( $(previous_execs) + execs ))
-	echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $execs $secs $1" >> "$out/sessions"
+write_summary() {  # write_summary HOW
+	record_session "$1"
+	secs=$(( $(date +%s) - start )) execs=$(session_execs)
+	set -- $(all_sessions)
+	pending=$(ls "$out"/failures/*/reduce.todo 2>/dev/null | wc -l)
 	{
 		echo "weft campaign: $target, engine $engine, $jobs job(s)"
-		echo "sessions: $(session_count) (this one $secs s, $1)"
-		echo "executions: $total in all sessions; this session $execs ($((execs / (secs > 0 ? secs : 1)))/s)"
+		echo "sessions: $1 (this one $secs s, $how)"
+		echo "executions: $2 in all sessions; this session $execs ($((execs / (secs > 0 ? secs : 1)))/s)"
 		echo "coverage: $(coverage)"
 		echo "corpus: $(corpus_size) inputs in $corpus"
-		echo "crash files: $(ls "$out/crashes" | wc -l) in $out/crashes"
+		echo "crash files: $(ls "$out/crashes" | wc -l) in $out/crashes ($(ls "$out/triage" | wc -l) triaged)"
 		echo "unique failures: $(unique_failures)"
-		while read -r id kind a b c d bytes; do
-			echo "  $id: $kind, complexity $a $b $c $d (preemptions, switches, operations, threads)"
-			echo "    reproducer: $out/failures/$id/reproducer.bin ($bytes)"
-			echo "    report:     $out/failures/$id/report.txt"
-			echo "    seen in:    $(wc -l < "$out/failures/$id/crashes.txt") crash file(s)"
-			sed -n '1s/^/    /p' "$out/failures/$id/report.txt"
-		done < "$out/signatures"
-	} > "$out/summary.txt"
+		[ "$pending" -eq 0 ] || echo "reductions pending: $pending (run the same command again to finish them)"
+		failure_groups | awk '{ if ($1 " " $2 == last) print "+", $3; else print $3; last = $1 " " $2 }' |
+		while read -r id also; do
+			if [ "$id" = + ]; then echo "    same failure: $out/failures/$also ($(wc -l < "$out/failures/$also/crashes.txt") crash file(s))"; continue; fi
+			f=$out/failures/$id
+			c=$("$replay" --quiet --expect=fail --complexity "$f/reproducer.bin" 2>/dev/null | cut -d' ' -f1-4)
+			state=; [ -f "$f/reduce.todo" ] && state=", not reduced yet"
+			echo "  $id: $(cat "$f/kind"), complexity ${c:-(unknown)} (preemptions, switches, operations, threads)$state"
+			echo "    reproducer: $f/reproducer.bin ($(od -An -tx1 -v "$f/reproducer.bin" | tr -d '\n' | cut -c1-120))"
+			echo "    report:     $f/report.txt"
+			echo "    seen in:    $(wc -l < "$f/crashes.txt") crash file(s)"
+			grep -m 1 -v '^$' "$f/report.txt" | sed 's/^/    /'
+		done
+	} > "$tmp/summary.txt"
+	checkpoint summary
+	mv -f "$tmp/summary.txt" "$out/summary.txt"
 }
 
 # ---- the campaign ----
-start=$(date +%s)
-deadline=$((start + time))
-session_mark=$start
+main=$$ how=finished signals=0 paused=
+close_dead_sessions
+migrate_old
+start=$(date +%s) started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+sid=$start-$main deadline=$((start + time))
+run=$out/run/$sid logs=$out/logs/$sid tmp=$out/tmp/$sid
+mkdir -p "$run" "$logs" "$tmp"
+export TMPDIR="$tmp"        # what reducers leave behind when killed stays in OUT/tmp
+( while alive "$main"; do sleep 0.3; done; end_groups "$run" ) > /dev/null 2>&1 &
+watchdog=$!
+afl_base=0; [ "$engine" = afl ] && afl_base=$(afl_stat execs_done)
+record_session running
+# The first signal stops the session in order (triage, summary); a second one ends it now
+# (the state on disk is consistent at every instant; the watchdog ends the children).
+trap 'signals=$((signals + 1)) how=interrupted deadline=0; [ "$signals" -lt 2 ] || exit 130' INT TERM
 seed_corpus
-echo "== weft campaign: $target, $engine, $jobs job(s), ${time}s; corpus $corpus; session $(( $(session_count) + 1 ))"
-workers=
-i=0
+echo "== weft campaign: $target, $engine, $jobs job(s), ${time}s; corpus $corpus; session $(all_sessions | cut -d' ' -f1)"
+workers= i=0
 while [ "$i" -lt "$jobs" ]; do
-	if [ "$engine" = afl ]; then
-		afl_instance "$i" "$deadline" &
-	else
-		echo "== weft_campaign session $session_mark" >> "$out/logs/worker-$i.log"
-		libfuzzer_worker "$i" "$deadline" &
-	fi
-	workers="$workers $!"
-	i=$((i + 1))
+	if [ "$engine" = afl ]; then afl_instance "$i" & else libfuzzer_worker "$i" & fi
+	workers="$workers $!" i=$((i + 1))
 done
-how=finished
-trap 'how=interrupted; deadline=0' INT TERM
+triage all; reduce_pending       # what earlier sessions left, while the fuzzers run
 last=0
 while [ "$(date +%s)" -lt "$deadline" ]; do
 	alive=0
 	for w in $workers; do kill -0 "$w" 2>/dev/null && alive=1; done
 	[ "$alive" -eq 1 ] || break
-	sleep 1
-	[ "$deadline" -eq 0 ] && break
-	triage
+	spawn tick 2 /dev/null sleep 1; await "$spawned"
+	[ "$how" = interrupted ] && break
+	triage; reduce_pending; record_session running
 	el=$(( $(date +%s) - start ))
 	if [ $((el - last)) -ge "$interval" ]; then
 		e=$(session_execs)
 		printf '[%5ds] executions %s (%s/s)  coverage %s  corpus %s  crash files %s  unique failures %s\n' \
-			"$el" "$(( $(previous_execs) + e ))" "$((e / (el > 0 ? el : 1)))" "$(coverage)" "$(corpus_size)" \
+			"$el" "$(( $(all_sessions | cut -d' ' -f2) ))" "$((e / (el > 0 ? el : 1)))" "$(coverage)" "$(corpus_size)" \
 			"$(ls "$out/crashes" | wc -l)" "$(unique_failures)"
 		last=$el
 	fi
 done
-trap - INT TERM
 stop_workers
-triage
+triage all; reduce_pending
 write_summary "$how"
-rm -rf "$tmp"
+kill "$watchdog" 2>/dev/null
+rm -rf "$run" "$tmp"
 echo "== campaign $how; summary: $out/summary.txt"
 cat "$out/summary.txt"
 exit 0
