@@ -36,6 +36,8 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(simplify, "--simplify", 1, "simplify the one failing input FILE (fewest preemptions, " \
 				     "then switches, operations, threads), write it to VALUE, " \
 				     "print the complexity before and after and its report") \
+	X(html, "--html", 1, "also write the one input FILE's report (any verdict) as a " \
+			     "self-contained web page to VALUE")                      \
 	X(timeout, "--timeout", 1, "seconds one input may run before it is reported as a " \
 				   "timeout (exit 1); 0: no limit (default 30)")          \
 	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
@@ -249,6 +251,23 @@ static void complain_unreadable(const char *path)
 		e == EFBIG ? "larger than 64 MiB, not a weft input" : strerror(e));
 }
 
+/* --html=PAGE: the last execution as a web page. */
+static int write_html(replay_state *st)
+{
+	FILE *f = fopen(st->opt.html, "w");
+	if (!f) {
+		fprintf(stderr, "weft-replay: cannot write %s: %s\n", st->opt.html, strerror(errno));
+		return -1;
+	}
+	weft_runner_report_html(st->runner, f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "weft-replay: cannot write %s: %s\n", st->opt.html, strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "weft-replay: wrote %s\n", st->opt.html);
+	return 0;
+}
+
 static void replay_file(replay_state *st, const char *path)
 {
 	size_t size = 0;
@@ -276,6 +295,8 @@ static void replay_file(replay_state *st, const char *path)
 	}
 	if (!st->opt.quiet && (st->opt.trace || st->opt.json || v != WEFT_PASS))
 		print_report(st, path);   /* JSON: one object per input, in argument order */
+	if (st->opt.html && write_html(st) != 0)
+		st->io_error = 1;
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t size)
@@ -445,6 +466,13 @@ int main(int argc, char **argv)
 			fprintf(stderr, "weft-replay: --simplify takes exactly one input FILE\n");
 		weft_runner_free(st.runner);
 		return rc;
+	}
+	struct stat sb;
+	if (st.opt.html && (first_path + 1 != argc || (stat(argv[first_path], &sb) == 0 &&
+						       S_ISDIR(sb.st_mode)))) {
+		fprintf(stderr, "weft-replay: --html takes exactly one input FILE\n");
+		weft_runner_free(st.runner);
+		return EXIT_BAD_USAGE;
 	}
 	for (int i = first_path; i < argc; i++)
 		replay_path(&st, argv[i]);

@@ -92,6 +92,15 @@ WEFT_API size_t weft_runner_describe_running(const weft_runner *runner, char *bu
 
 /* The same report as one JSON object (format: report/report_json.c). */
 WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
+/*
+ * The same report as one self-contained HTML page (inline style and script, no
+ * network): the scenario, one lane per thread, the history on a time axis and
+ * the oracle's explanation, linked (hover or click an operation).  Stable: the
+ * same execution gives a byte-equal page.  Call between runs, from any thread
+ * that is not a managed thread.  Cost: linear in the trace; the page is about
+ * 12 KiB plus 80 bytes a step.  (Format: report/html_page.c.)
+ */
+WEFT_API void weft_runner_report_html(const weft_runner *runner, FILE *out);
 
 WEFT_API weft_runner_stats weft_runner_stats_get(const weft_runner *runner);
 
