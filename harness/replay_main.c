@@ -36,6 +36,9 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(simplify, "--simplify", 1, "simplify the one failing input FILE (fewest preemptions, " \
 				     "then switches, operations, threads), write it to VALUE, " \
 				     "print the complexity before and after and its report") \
+	X(stats, "--stats", 0, "after the inputs, print on stdout the distribution of " \
+			       "threads, operations per thread, operation kinds and "  \
+			       "arguments, preemptions, verdicts and unknown checks")   \
 	X(html, "--html", 1, "also write the one input FILE's report (any verdict) as a " \
 			     "self-contained web page to VALUE")                      \
 	X(timeout, "--timeout", 1, "seconds one input may run before it is reported as a " \
@@ -225,6 +228,7 @@ static void watch_input(const weft_runner *r, const char *path)
 
 typedef struct replay_state {
 	weft_runner *runner;
+	weft_run_stats *stats;   /* --stats, else NULL */
 	replay_options opt;
 	unsigned runs, unexpected;
 	int io_error;
@@ -283,6 +287,8 @@ static void replay_file(replay_state *st, const char *path)
 	alarm(0);
 	free(data);
 	st->runs++;
+	if (st->stats)
+		weft_run_stats_add(st->stats, st->runner, &res);
 	int as_expected = verdict_matches(st->opt.expect, v);
 	st->unexpected += !as_expected;
 	if (st->opt.hash)
@@ -474,8 +480,17 @@ int main(int argc, char **argv)
 		weft_runner_free(st.runner);
 		return EXIT_BAD_USAGE;
 	}
+	if (st.opt.stats && !(st.stats = weft_run_stats_new(weft_fuzz_target()))) {
+		fprintf(stderr, "weft-replay: out of memory\n");
+		weft_runner_free(st.runner);
+		return EXIT_BAD_USAGE;
+	}
 	for (int i = first_path; i < argc; i++)
 		replay_path(&st, argv[i]);
+	if (st.stats) {
+		weft_run_stats_print(st.stats, stdout);
+		weft_run_stats_free(st.stats);
+	}
 	weft_runner_stats stats = weft_runner_stats_get(st.runner);
 	const char *backend = weft_runner_backend(st.runner);   /* a static string */
 	weft_runner_free(st.runner);

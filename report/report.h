@@ -71,6 +71,30 @@ void report_format_event(char *buf, size_t cap, const report_case *c, const sche
 const char *report_access_name(unsigned kind);   /* "load", "cas", ...; "?" if unknown */
 const char *report_base_name(const char *path);  /* the part after the last '/' */
 
+/* ---- report_stats.c: what a corpus or a campaign ran, as distributions ---- */
+#define REPORT_STATS_PREEMPTIONS 16  /* the last row: this many or more */
+#define REPORT_STATS_CALLS 64        /* distinct calls (operation + arguments) kept */
+#define REPORT_STATS_VERDICTS (WEFT_FAIL_MISUSE + 1)
+
+/* Plain counts, filled by the runner room (runner/run_stats.c), printed here. */
+typedef struct report_stats {
+	const weft_target *target;
+	uint64_t executions;
+	uint64_t threads[WEFT_MAX_THREADS + 1];      /* executions by number of threads */
+	uint64_t ops_per_thread[WEFT_MAX_OPS + 1];   /* threads by number of operations */
+	uint64_t kinds[WEFT_MAX_TARGET_OPS];         /* operations by kind (weft_target.ops) */
+	uint64_t preemptions[REPORT_STATS_PREEMPTIONS + 1];  /* executions by preemptions */
+	uint64_t verdicts[REPORT_STATS_VERDICTS];    /* executions by verdict */
+	uint64_t check_unknown;                      /* executions whose check gave up */
+	weft_op_record calls[REPORT_STATS_CALLS];    /* distinct calls, in order first seen */
+	uint64_t call_count[REPORT_STATS_CALLS];
+	unsigned n_calls;
+	uint64_t other_calls;                        /* operations past the distinct calls kept */
+} report_stats;
+
+/* The distributions as an aligned table; rows in a fixed order, so it is golden-testable. */
+void report_print_stats(FILE *out, const report_stats *s);
+
 /* ---- report_stall.c: blocked threads, for the trace and for deadlock messages ---- */
 /* Why an execution stopped (enum sched_stop): "step budget exhausted", "livelock", ... */
 const char *report_stop_name(unsigned stop);

@@ -635,6 +635,11 @@ void weft_runner_report_json(const weft_runner *r, FILE *out)
 	report_print_json(out, &c);
 }
 
+const input_scenario *runner_scenario(const weft_runner *r)
+{
+	return &r->scenario;
+}
+
 void weft_runner_report_html(const weft_runner *r, FILE *out)
 {
 	report_case c = report_case_of(r);
