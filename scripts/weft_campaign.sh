@@ -16,7 +16,8 @@
 #              OUT/failures/KIND-ID/reproducer.bin with its report.txt; a known one only
 #              adds the crash file's name to that failure's crashes.txt.
 # At the end (or on SIGINT/SIGTERM) it stops the fuzzers, triages what is left and
-# writes OUT/summary.txt.
+# writes OUT/summary.txt, which ends with the distributions of what the corpus runs
+# (TARGET_replay --stats).
 #
 # Resuming: run the same command again.  The corpus directory is the fuzzers' own
 # (libFuzzer writes each new input there as it finds it; AFL++ resumes its -o directory
@@ -42,7 +43,7 @@ usage: scripts/weft_campaign.sh [options] TARGET
   --seed N          first fuzzer seed (default: 1)
   --interval S      seconds between progress lines (default: 10)
   --help            this text
-Writes OUT/summary.txt, OUT/failures/KIND-ID/{reproducer.bin,report.txt,crashes.txt},
+Writes OUT/summary.txt, OUT/failures/KIND-ID/{reproducer.bin,report.txt,report.html,crashes.txt},
 OUT/crashes/ (every crash file), OUT/logs/.
 Exit status: 0 the campaign ran (failures or not; see the summary), 2 bad usage or
 missing binaries.
@@ -222,6 +223,7 @@ triage_one() {  # triage_one CRASH
 		mkdir -p "$dir"
 		echo "   new failure $id ($(basename "$crash")): minimizing and simplifying"
 		reduce "$crash" "$dir"
+		"$replay" --quiet --expect=fail --html="$dir/report.html" "$dir/reproducer.bin" > /dev/null 2>&1
 		c=$("$replay" --quiet --expect=fail --complexity "$dir/reproducer.bin" 2>/dev/null | cut -d' ' -f1-4)
 		echo "$id $kind ${c:-(unknown)} $(od -An -tx1 -v "$dir/reproducer.bin" | tr -d '\n' | cut -c1-120)" >> "$out/signatures"
 	fi
@@ -255,11 +257,20 @@ write_summary() {  # write_summary HOW (finished | interrupted)
 		while read -r id kind a b c d bytes; do
 			echo "  $id: $kind, complexity $a $b $c $d (preemptions, switches, operations, threads)"
 			echo "    reproducer: $out/failures/$id/reproducer.bin ($bytes)"
-			echo "    report:     $out/failures/$id/report.txt"
+			echo "    report:     $out/failures/$id/report.txt (web page: report.html)"
 			echo "    seen in:    $(wc -l < "$out/failures/$id/crashes.txt") crash file(s)"
 			sed -n '1s/^/    /p' "$out/failures/$id/report.txt"
 		done < "$out/signatures"
+		echo "what the corpus runs (TARGET_replay --stats on it):"
+		corpus_stats
 	} > "$out/summary.txt"
+}
+
+# The distributions of the corpus's inputs (threads, operations, kinds, arguments,
+# preemptions, verdicts): does the fuzzer ever make the scenario a bug needs?
+corpus_stats() {
+	if [ "$engine" = afl ]; then set -- "$corpus"/*/queue; else set -- "$corpus"; fi
+	"$replay" --stats --quiet --expect=fail --timeout=10 "$@" 2> /dev/null | sed 's/^/  /'
 }
 
 # ---- the campaign ----
