@@ -390,7 +390,8 @@ static void replay_dir(replay_state *st, const char *dir)
 			sprintf(names[n++], "%s/%s", dir, e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, by_name);
+	if (n)   /* an empty directory: names is NULL, which qsort must not get */
+		qsort(names, n, sizeof *names, by_name);
 	for (size_t i = 0; i < n; i++) {
 		struct stat sb;
 		if (stat(names[i], &sb) == 0 && S_ISREG(sb.st_mode))
