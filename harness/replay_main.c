@@ -36,6 +36,11 @@ enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2
 	X(simplify, "--simplify", 1, "simplify the one failing input FILE (fewest preemptions, " \
 				     "then switches, operations, threads), write it to VALUE, " \
 				     "print the complexity before and after and its report") \
+	X(stats, "--stats", 0, "after the inputs, print on stdout the distribution of " \
+			       "threads, operations per thread, operation kinds and "  \
+			       "arguments, preemptions, verdicts and unknown checks")   \
+	X(html, "--html", 1, "also write the one input FILE's report (any verdict) as a " \
+			     "self-contained web page to VALUE")                      \
 	X(timeout, "--timeout", 1, "seconds one input may run before it is reported as a " \
 				   "timeout (exit 1); 0: no limit (default 30)")          \
 	X(expect, "--expect", 1, "verdict every input must have: pass (default), "     \
@@ -265,6 +270,7 @@ static void watch_input(const weft_runner *r, const char *path)
 
 typedef struct replay_state {
 	weft_runner *runner;
+	weft_run_stats *stats;   /* --stats, else NULL */
 	replay_options opt;
 	unsigned runs, unexpected;
 	int io_error;
@@ -291,6 +297,23 @@ static void complain_unreadable(const char *path)
 		e == EFBIG ? "larger than 64 MiB, not a weft input" : strerror(e));
 }
 
+/* --html=PAGE: the last execution as a web page. */
+static int write_html(replay_state *st)
+{
+	FILE *f = fopen(st->opt.html, "w");
+	if (!f) {
+		fprintf(stderr, "weft-replay: cannot write %s: %s\n", st->opt.html, strerror(errno));
+		return -1;
+	}
+	weft_runner_report_html(st->runner, f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "weft-replay: cannot write %s: %s\n", st->opt.html, strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "weft-replay: wrote %s\n", st->opt.html);
+	return 0;
+}
+
 static void replay_file(replay_state *st, const char *path)
 {
 	size_t size = 0;
@@ -306,6 +329,8 @@ static void replay_file(replay_state *st, const char *path)
 	alarm(0);
 	free(data);
 	st->runs++;
+	if (st->stats)
+		weft_run_stats_add(st->stats, st->runner, &res);
 	int as_expected = verdict_matches(st->opt.expect, v);
 	st->unexpected += !as_expected;
 	if (st->opt.hash)
@@ -318,6 +343,8 @@ static void replay_file(replay_state *st, const char *path)
 	}
 	if (!st->opt.quiet && (st->opt.trace || st->opt.json || v != WEFT_PASS))
 		print_report(st, path);   /* JSON: one object per input, in argument order */
+	if (st->opt.html && write_html(st) != 0)
+		st->io_error = 1;
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t size)
@@ -491,8 +518,24 @@ int main(int argc, char **argv)
 		weft_runner_free(st.runner);
 		return rc;
 	}
+	struct stat sb;
+	if (st.opt.html && (first_path + 1 != argc || (stat(argv[first_path], &sb) == 0 &&
+						       S_ISDIR(sb.st_mode)))) {
+		fprintf(stderr, "weft-replay: --html takes exactly one input FILE\n");
+		weft_runner_free(st.runner);
+		return EXIT_BAD_USAGE;
+	}
+	if (st.opt.stats && !(st.stats = weft_run_stats_new(weft_fuzz_target()))) {
+		fprintf(stderr, "weft-replay: out of memory\n");
+		weft_runner_free(st.runner);
+		return EXIT_BAD_USAGE;
+	}
 	for (int i = first_path; i < argc; i++)
 		replay_path(&st, argv[i]);
+	if (st.stats) {
+		weft_run_stats_print(st.stats, stdout);
+		weft_run_stats_free(st.stats);
+	}
 	weft_runner_stats stats = weft_runner_stats_get(st.runner);
 	const char *backend = weft_runner_backend(st.runner);   /* a static string */
 	weft_runner_free(st.runner);

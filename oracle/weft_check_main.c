@@ -47,7 +47,9 @@ enum check_exit {
 				     "'unknown' (default 10000000)")                    \
 	X(no_partition, "--no-partition", 0, "check set and map histories whole, not "  \
 					     "key by key (slower)")                     \
-	X(quiet, "--quiet", 0, "one line per file: no explanation of failures")
+	X(quiet, "--quiet", 0, "one line per file: no explanation of failures")        \
+	X(html, "--html", 1, "also write the one FILE's history and explanation as a " \
+			     "self-contained web page to VALUE")
 
 _Static_assert(WEFT_CHECK_DEFAULT_MAX_COST == 10000000u, "--help states the default cost cap");
 
@@ -205,6 +207,20 @@ static void print_verdict(check_state *st, const char *name, const oracle_histor
 	}
 }
 
+/* --html=PAGE: the history and its explanation as a web page (report/history_html.c). */
+static void write_html(check_state *st, const char *name, const oracle_history *h,
+		       const weft_check_result *res)
+{
+	weft_history view = oracle_history_view(h);
+	FILE *f = fopen(st->opt.html, "w");
+	if (f)
+		weft_check_report_html(f, name, &view, h->builtin ? h->builtin->ops : NULL, res);
+	if (!f || fclose(f) != 0) {
+		fprintf(stderr, "weft-check: cannot write %s: %s\n", st->opt.html, strerror(errno));
+		st->bad = 1;
+	}
+}
+
 /* An empty history with no model named is trivially linearizable: no checker needed. */
 static void check_history(check_state *st, const char *name, const oracle_history *h)
 {
@@ -220,6 +236,8 @@ static void check_history(check_state *st, const char *name, const oracle_histor
 		weft_check(c, &view, &st->check, &res);
 	}
 	print_verdict(st, name, h, &res);
+	if (st->opt.html)
+		write_html(st, name, h, &res);
 }
 
 static void check_file(check_state *st, const char *path)
@@ -276,6 +294,10 @@ int main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	if (first_path >= argc) {
 		usage(stderr, argv[0]);
+		return EXIT_BAD_INPUT;
+	}
+	if (st.opt.html && first_path + 1 != argc) {
+		fprintf(stderr, "weft-check: --html takes exactly one history FILE\n");
 		return EXIT_BAD_INPUT;
 	}
 	for (int i = first_path; i < argc; i++)

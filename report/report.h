@@ -4,8 +4,9 @@
  * Input is plain data (the target, its calls with results, the event trace and
  * the verdict), so the report depends on nothing upstream but the trace format.
  * Output is stable: no addresses, times or pids; sites as basename:line.
- * Two renderings of one report_case: text for people (report.c) and JSON for
- * tools (report_json.c); they share the naming helpers declared at the end.
+ * Three renderings of one report_case: text for people (report.c), JSON for
+ * tools (report_json.c) and a web page (report_html.c); they share the naming
+ * helpers declared at the end.
  */
 #ifndef WEFT_REPORT_H
 #define WEFT_REPORT_H
@@ -47,11 +48,52 @@ void report_print(FILE *out, const report_case *c);
  */
 void report_print_json(FILE *out, const report_case *c);
 
-/* Shared by both renderings. */
+/*
+ * The same case as one self-contained HTML page (report_html.c; the page and
+ * its data format: html_page.c): scenario, lanes, history, explanation, linked.
+ */
+void report_print_html(FILE *out, const report_case *c);
+
+/* ---- the HTML pages' parts (html_page.c, history_html.c) ---- */
+void report_html_begin(FILE *out, const char *title);  /* up to the data's opening */
+void report_html_end(FILE *out);                       /* the data's end, the script */
+void report_html_text(FILE *out, const char *s);       /* HTML-escaped text */
+void report_html_string(FILE *out, const char *s);     /* a JSON string safe in <script> */
+void report_html_value(FILE *out, int64_t v);          /* a result: "none", "blocked", "3" */
+void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_record *r);
+/* "history": [...], "lin": ... of `h`; times shifted by time_base (1: steps from 1). */
+void report_html_history(FILE *out, const weft_history *h, const weft_op *ops,
+			 const weft_check_result *check, unsigned time_base);
+
+/* Shared by the renderings. */
 /* One step as the interleaving table shows it, e.g. "load counter.c:26 -> 0". */
 void report_format_event(char *buf, size_t cap, const report_case *c, const sched_event *e);
 const char *report_access_name(unsigned kind);   /* "load", "cas", ...; "?" if unknown */
 const char *report_base_name(const char *path);  /* the part after the last '/' */
+
+/* ---- report_stats.c: what a corpus or a campaign ran, as distributions ---- */
+#define REPORT_STATS_PREEMPTIONS 16  /* the last row: this many or more */
+#define REPORT_STATS_CALLS 64        /* distinct calls (operation + arguments) kept */
+#define REPORT_STATS_VERDICTS (WEFT_FAIL_MISUSE + 1)
+
+/* Plain counts, filled by the runner room (runner/run_stats.c), printed here. */
+typedef struct report_stats {
+	const weft_target *target;
+	uint64_t executions;
+	uint64_t threads[WEFT_MAX_THREADS + 1];      /* executions by number of threads */
+	uint64_t ops_per_thread[WEFT_MAX_OPS + 1];   /* threads by number of operations */
+	uint64_t kinds[WEFT_MAX_TARGET_OPS];         /* operations by kind (weft_target.ops) */
+	uint64_t preemptions[REPORT_STATS_PREEMPTIONS + 1];  /* executions by preemptions */
+	uint64_t verdicts[REPORT_STATS_VERDICTS];    /* executions by verdict */
+	uint64_t check_unknown;                      /* executions whose check gave up */
+	weft_op_record calls[REPORT_STATS_CALLS];    /* distinct calls, in order first seen */
+	uint64_t call_count[REPORT_STATS_CALLS];
+	unsigned n_calls;
+	uint64_t other_calls;                        /* operations past the distinct calls kept */
+} report_stats;
+
+/* The distributions as an aligned table; rows in a fixed order, so it is golden-testable. */
+void report_print_stats(FILE *out, const report_stats *s);
 
 /* ---- report_stall.c: blocked threads, for the trace and for deadlock messages ---- */
 /* Why an execution stopped (enum sched_stop): "step budget exhausted", "livelock", ... */

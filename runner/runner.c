@@ -635,6 +635,17 @@ void weft_runner_report_json(const weft_runner *r, FILE *out)
 	report_print_json(out, &c);
 }
 
+const input_scenario *runner_scenario(const weft_runner *r)
+{
+	return &r->scenario;
+}
+
+void weft_runner_report_html(const weft_runner *r, FILE *out)
+{
+	report_case c = report_case_of(r);
+	report_print_html(out, &c);
+}
+
 const weft_target *weft_runner_target(const weft_runner *r)
 {
 	return r->target;

@@ -25,6 +25,8 @@ weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
 					 sched_strategy strategy, weft_result *out);
 /* The target's bounds with defaults filled in (scenario.h). */
 const input_bounds *runner_bounds(const weft_runner *r);
+/* The last execution's scenario, results filled (valid until the next run). */
+const input_scenario *runner_scenario(const weft_runner *r);
 /* The last execution's events (valid until the next run). */
 const sched_trace *runner_trace(const weft_runner *r);
 /* How the runner's managed threads are made: chosen at creation (runner.c). */

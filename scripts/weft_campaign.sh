@@ -30,6 +30,8 @@
 #     group a dead session left;
 #   - OUT/sessions.d/SESSION holds each session's executions, rewritten every second;
 #     a killed session's figure is recounted from its own logs when the next starts.
+# At the end OUT/summary.txt lists the failures and ends with the distributions of what
+# the corpus runs (TARGET_replay --stats).
 # Why a shell script and not a C program: ARCHITECTURE.md, "campaign".
 #
 # Why worker loops rather than libFuzzer's -fork: in fork mode a job's new inputs reach
@@ -51,7 +53,8 @@ usage: scripts/weft_campaign.sh [options] TARGET
   --seed N          first fuzzer seed (default: 1)
   --interval S      seconds between progress lines (default: 10)
   --help            this text
-Writes OUT/summary.txt, OUT/failures/KIND-ID/{reproducer.bin,report.txt,crashes.txt},
+Writes OUT/summary.txt (ending with --stats of the corpus),
+OUT/failures/KIND-ID/{reproducer.bin,report.txt,report.html,crashes.txt},
 OUT/crashes/ (every crash file), OUT/logs/.  Run the same command again to resume:
 unfinished reductions and untriaged crashes are taken up, executions add up.
 Exit status: 0 the campaign ran (failures or not; see the summary), 2 bad usage,
@@ -275,6 +278,7 @@ new_failure() {  # new_failure CRASH ID KIND: the folder, complete, renamed into
 	rm -rf "$new" && mkdir "$new" || return 1
 	cp "$1" "$new/crash.bin" && cp "$1" "$new/reproducer.bin" || return 1
 	report_of "$1" > "$new/report.txt"
+	"$replay" --quiet --expect=fail --html="$new/report.html" "$1" > /dev/null 2>&1
 	echo "$3" > "$new/kind"
 	[ "$3" = unreproducible ] || : > "$new/reduce.todo"
 	s0=$signals
@@ -357,6 +361,8 @@ reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for lat
 		[ "$signals" = "$s0" ] || return 1
 		same=$(same_failure "$d")
 		if [ -n "$same" ]; then merge_into "$d" "$same"; return 0; fi
+		"$replay" --quiet --expect=fail --html="$d/.reduced.html" "$d/.reduced.bin" > /dev/null 2>&1 &&
+			mv -f "$d/.reduced.html" "$d/report.html"
 		mv -f "$d/.reduced.bin.txt" "$d/report.txt" && mv -f "$d/.reduced.bin" "$d/reproducer.bin" &&
 			rm -f "$d/reduce.todo" ;;
 	1|2)	echo "weft_campaign: could not reduce; the crash itself is the reproducer" >> "$d/reduce.log"
@@ -409,13 +415,22 @@ write_summary() {  # write_summary HOW
 			state=; [ -f "$f/reduce.todo" ] && state=", not reduced yet"
 			echo "  $id: $(cat "$f/kind"), complexity ${c:-(unknown)} (preemptions, switches, operations, threads)$state"
 			echo "    reproducer: $f/reproducer.bin ($(od -An -tx1 -v "$f/reproducer.bin" | tr -d '\n' | cut -c1-120))"
-			echo "    report:     $f/report.txt"
+			echo "    report:     $f/report.txt (web page: report.html)"
 			echo "    seen in:    $(wc -l < "$f/crashes.txt") crash file(s)"
 			grep -m 1 -v '^$' "$f/report.txt" | sed 's/^/    /'
 		done
+		echo "what the corpus runs (TARGET_replay --stats on it):"
+		corpus_stats
 	} > "$tmp/summary.txt"
 	checkpoint summary
 	mv -f "$tmp/summary.txt" "$out/summary.txt"
+}
+
+# The distributions of the corpus's inputs (threads, operations, kinds, arguments,
+# preemptions, verdicts): does the fuzzer ever make the scenario a bug needs?
+corpus_stats() {
+	if [ "$engine" = afl ]; then set -- "$corpus"/*/queue; else set -- "$corpus"; fi
+	"$replay" --stats --quiet --expect=fail --timeout=10 "$@" 2> /dev/null | sed 's/^/  /'
 }
 
 # ---- the campaign ----

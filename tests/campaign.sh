@@ -40,6 +40,9 @@ f=$(ls -d "$out"/failures/linearizability-* 2>/dev/null)
 [ "$(od -An -tx1 "$f/reproducer.bin" | tr -d ' ')" = 05 ] || fail "reproducer is $(od -An -tx1 "$f/reproducer.bin"), not 05" one.log
 cmp -s "$f/report.txt" "$golden" || { diff "$golden" "$f/report.txt"; fail "report differs from $golden"; }
 grep -q "complexity (1, 1, 2, 2)" "$out/summary.txt" || fail "summary lacks the complexity" one.log
+grep -q '"verdict": "linearizability"' "$f/report.html" || fail "no web page of the failure" one.log
+grep -q "^  ==weft== statistics of [1-9][0-9]* executions of counter_buggy" "$out/summary.txt" &&
+	grep -q "^    increment() " "$out/summary.txt" || fail "summary lacks the corpus statistics" one.log
 [ "$(wc -l < "$f/crashes.txt")" = "$crashes" ] || fail "$crashes crash files but $(wc -l < "$f/crashes.txt") triaged into the failure"
 echo "campaign: $crashes crash files -> 1 unique failure, reproducer 05, golden report"
 

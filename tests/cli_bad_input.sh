@@ -70,4 +70,17 @@ says "repeated --ops" "repeated option '--ops=2'"
 run 2 "repeated --explore" "$replay" --explore=random --explore=pct --max-executions=2
 says "repeated --explore" "repeated option '--explore=pct'"
 run 2 "empty --explore" "$replay" --explore= --max-executions=2
+
+# --html: one input file only, an unwritable page is exit 2 with the reason
+run 2 "--html with two inputs" "$replay" --html="$tmp/page.html" "$corpus" "$corpus"
+says "--html with two inputs" "--html takes exactly one input FILE"
+run 2 "--html with a directory" "$replay" --html="$tmp/page.html" "$tmp"
+says "--html with a directory" "--html takes exactly one input FILE"
+[ ! -e "$tmp/page.html" ] || { echo "FAIL: a page was written for a refused command"; fail=1; }
+run 2 "--html unwritable" "$replay" --expect=fail --html="$tmp/no/such/dir/page.html" "$corpus"
+says "--html unwritable" "cannot write $tmp/no/such/dir/page.html"
+run 2 "empty --html" "$replay" --html= "$corpus"
+run 0 "--html" "$replay" --expect=fail --html="$tmp/page.html" "$corpus"
+grep -q '"verdict": "linearizability"' "$tmp/page.html" ||
+	{ echo "FAIL: --html page lacks the verdict"; fail=1; }
 exit $fail

@@ -141,6 +141,18 @@ has "<stdin>:2: enq takes 1 argument, got 0" "malformed stdin"
 sed 's/$/\r/' "$dir/queue_exercise_2.txt" > "$tmp.crlf"
 run 1 "CRLF line ends" "$tmp.crlf"
 
+# --html: one history file only; the page holds the history and the explanation
+run 2 "--html with two files" --html="$tmp.html" "$dir/queue_exercise_2.txt" "$dir/counter_ok.txt"
+has "--html takes exactly one history FILE" "--html with two files"
+run 2 "--html unwritable" --html="$tmp.no/such.html" "$dir/queue_exercise_2.txt"
+has "cannot write $tmp.no/such.html" "--html unwritable"
+run 1 "--html" --quiet --html="$tmp.html" "$dir/queue_exercise_2.txt"
+checks=$((checks + 1))
+grep -q '"lin": {"prefix": \[0, 1\], "stuck": 2' "$tmp.html" || bad "--html page lacks the explanation"
+run 0 "--html of a linearizable history" --html="$tmp.html" "$dir/counter_ok.txt"
+checks=$((checks + 1))
+grep -q '"lin": null' "$tmp.html" || bad "--html page of a linearizable history has an explanation"
+
 echo "weft_check_cli: $n_good histories, $n_bad malformed, $checks checks, $([ $fail = 0 ] && echo all passed || echo FAILURES)"
 [ $fail = 0 ] || exit 1
 exit 0

@@ -101,6 +101,17 @@ WEFT_API weft_check_verdict weft_check(weft_checker *checker, const weft_history
 WEFT_API void weft_check_explain(FILE *out, const weft_history *history, const weft_op *ops,
 				 const weft_check_result *result);
 
+/*
+ * Write one self-contained HTML page (inline style and script, no network) of
+ * `history` and its check: the operations as intervals on a time axis, and for
+ * a NOT_LINEARIZABLE result the explanation, linked to the intervals (hover or
+ * click an operation).  `title` heads the page (e.g. the file name); `result`
+ * may be NULL (no verdict shown); `ops` as for weft_check_explain.  Any thread;
+ * cost linear in the history.  What `weft-check --html` writes (report/history_html.c).
+ */
+WEFT_API void weft_check_report_html(FILE *out, const char *title, const weft_history *history,
+				     const weft_op *ops, const weft_check_result *result);
+
 WEFT_API const char *weft_check_verdict_name(weft_check_verdict v);
 
 #ifdef __cplusplus

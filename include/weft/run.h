@@ -102,8 +102,35 @@ WEFT_API size_t weft_fault_fiber_stack_overflow(const void *fault_address);
 
 /* The same report as one JSON object (format: report/report_json.c). */
 WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
+/*
+ * The same report as one self-contained HTML page (inline style and script, no
+ * network): the scenario, one lane per thread, the history on a time axis and
+ * the oracle's explanation, linked (hover or click an operation).  Stable: the
+ * same execution gives a byte-equal page.  Call between runs, from any thread
+ * that is not a managed thread.  Cost: linear in the trace; the page is about
+ * 12 KiB plus 80 bytes a step.  (Format: report/html_page.c.)
+ */
+WEFT_API void weft_runner_report_html(const weft_runner *runner, FILE *out);
 
 WEFT_API weft_runner_stats weft_runner_stats_get(const weft_runner *runner);
+
+/*
+ * Statistics of what was run, QuickCheck-style: over many executions of one
+ * target, the distribution of threads, operations per thread, operation kinds
+ * and calls (with their arguments), preemptions per execution, verdicts, and
+ * how many linearizability checks gave up (unknown).  So a user sees when the
+ * inputs never make the scenario a bug needs.  `NAME_replay --stats` prints it.
+ * weft_run_stats_new: NULL when out of memory.  weft_run_stats_add: count the
+ * runner's last execution (call right after weft_runner_run, whose result is
+ * `result`); constant time per operation, no allocation.  weft_run_stats_print:
+ * the table (report/report_stats.c), stable: equal inputs, equal text.
+ */
+typedef struct weft_run_stats weft_run_stats;
+WEFT_API weft_run_stats *weft_run_stats_new(const weft_target *target);
+WEFT_API void weft_run_stats_add(weft_run_stats *stats, const weft_runner *runner,
+				 const weft_result *result);
+WEFT_API void weft_run_stats_print(const weft_run_stats *stats, FILE *out);
+WEFT_API void weft_run_stats_free(weft_run_stats *stats);
 
 /* How hard an execution is to read, in the order weft simplifies it. */
 typedef struct weft_complexity {
