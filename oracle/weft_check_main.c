@@ -48,6 +48,9 @@ enum check_exit {
 	X(model, "--model", 1, "the model of text files that name none (models below)") \
 	X(max_cost, "--max-cost", 1, "search steps per file before the verdict is "     \
 				     "'unknown' (default 10000000)")                    \
+	X(max_memory, "--max-memory", 1, "megabytes the search's memo may hold per file (per " \
+					 "key when partitioned) before the verdict is "  \
+					 "'unknown' (default: no cap)")                  \
 	X(no_partition, "--no-partition", 0, "check set and map histories whole, not "  \
 					     "key by key (slower; not for kv)")         \
 	X(quiet, "--quiet", 0, "one line per file: no explanation of failures")
@@ -77,7 +80,8 @@ static void usage(FILE *out, const char *argv0)
 		"{:process 0, :type :invoke, :f :put, :key \"k\", :value \"v\"}; model kv).\n\n"
 		"Exit status: 0 every file linearizable; 1 some file NOT linearizable;\n"
 		"2 bad usage or bad input (unreadable or malformed file: FILE:LINE: message);\n"
-		"3 some file unknown (search gave up at --max-cost) and none not linearizable.\n"
+		"3 some file unknown (search gave up at --max-cost or --max-memory) and none\n"
+		"not linearizable.\n"
 		"2 takes precedence over 1, and 1 over 3.\n\noptions:\n", argv0);
 #define X(field, flag, takes_value, help) \
 	fprintf(out, "  %-20s %s\n", takes_value ? flag "=VALUE" : flag, help);
@@ -128,6 +132,17 @@ static int validate_options(check_state *st)
 			return -1;
 		}
 		st->check.max_cost = n;
+	}
+	if (st->opt.max_memory) {
+		char *end;
+		errno = 0;
+		unsigned long long mb = strtoull(st->opt.max_memory, &end, 10);
+		if (errno || *end || !*st->opt.max_memory || *st->opt.max_memory == '-' || mb == 0 ||
+		    mb > UINT64_MAX / (1024 * 1024)) {
+			fprintf(stderr, "weft-check: --max-memory needs a number of megabytes > 0\n");
+			return -1;
+		}
+		st->check.max_memory = (uint64_t)mb * 1024 * 1024;
 	}
 	st->check.no_partition = st->opt.no_partition != NULL;
 	return 0;
@@ -220,8 +235,12 @@ static void print_verdict(check_state *st, const char *name, const oracle_histor
 		break;
 	default:
 		st->undecided = 1;
-		printf("%s: unknown (gave up after %" PRIu64 " steps; raise --max-cost)\n", name,
-		       res->cost);
+		if (res->memory_capped)
+			printf("%s: unknown (the memo reached --max-memory after %" PRIu64
+			       " steps; raise --max-memory)\n", name, res->cost);
+		else
+			printf("%s: unknown (gave up after %" PRIu64 " steps; raise --max-cost)\n",
+			       name, res->cost);
 	}
 }
 
