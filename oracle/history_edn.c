@@ -300,7 +300,8 @@ static int64_t intern_key(edn_reader *r, const edn_value *k)
 	if (!joined)
 		return -1;
 	joined[0] = tag;
-	memcpy(joined + 1, k->text, k->len);
+	if (k->len)           /* an empty string's text may be NULL */
+		memcpy(joined + 1, k->text, k->len);
 	int64_t id = oracle_kv_key(r->kv, joined, n);
 	free(joined);
 	return id;
