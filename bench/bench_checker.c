@@ -5,14 +5,18 @@
  *   a. the 102 Jepsen etcd register logs with a known verdict
  *      (tests/data/jepsen-etcd): per log the median of REPS checks; printed
  *      are the median and the maximum over the logs, and the total for all 102;
- *   b. generated queue and set histories of 10 .. 10,000 operations: the model
- *      itself run under a seeded random schedule of 4 threads.  Each thread
+ *   b. generated register, queue and set histories of 10 .. 1,000,000
+ *      operations: the model itself run under a seeded random schedule of 1
+ *      (sequential), 4, 5 or 50 threads.  Each thread
  *      cycles invoke -> take effect (apply the model) -> return, and a random
  *      thread takes the next step, so calls overlap (about 4 at a time) and
  *      the history is linearizable by construction.  The non-linearizable
  *      variant corrupts one result past the middle: a queue's deq returns a
  *      value never enqueued; a set's result is flipped (the first flip, from
  *      the middle on, that the checker refutes).  Median of REPS checks.
+ *      Each row runs in a child process, so its peak memory (getrusage's
+ *      ru_maxrss of the child: the history, the checker and the search) is
+ *      its own.
  *
  * Times come from CLOCK_MONOTONIC, in this file only: nothing the checker
  * decides depends on time.  The generator's randomness is test_rand-style
@@ -23,7 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "oracle/history_io.h"
 #include "oracle/models.h"
@@ -33,7 +40,7 @@
 #define WEFT_ETCD_DIR "tests/data/jepsen-etcd"
 #endif
 
-enum { THREADS = 4, MAX_REPS = 7 };
+enum { MAX_THREADS = 64, MAX_REPS = 7 };
 
 static int reps = MAX_REPS;
 
@@ -102,6 +109,8 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+static double parse_ms_total;   /* reading the etcd logs (text -> history), all of them */
+
 /* Checks one log; 0, or -1 when it cannot be read. */
 static int etcd_one(weft_checker *c, const char *dir, const char *log, timing *out)
 {
@@ -110,7 +119,10 @@ static int etcd_one(weft_checker *c, const char *dir, const char *log, timing *o
 	snprintf(path, sizeof path, "%s/%s", dir, log);
 	char *text = slurp(path, &len);
 	oracle_history h;
-	if (!text || oracle_read_jepsen(text, len, path, &h, err) != 0) {
+	double start = now_ms();
+	int bad = !text || oracle_read_jepsen(text, len, path, &h, err) != 0;
+	parse_ms_total += now_ms() - start;
+	if (bad) {
 		fprintf(stderr, "bench_checker: cannot read %s\n", path);
 		free(text);
 		return -1;
@@ -149,23 +161,30 @@ static void etcd_rows(const char *dir)
 		printf("| etcd logs | (none read from %s) | | | |\n", dir);
 		return;
 	}
-	printf("| etcd, per log: median | %zu-%zu | %d/%d agree with VERDICTS | %.0f | %.3f |\n",
+	printf("| etcd, per log: median | %zu-%zu | %d/%d agree with VERDICTS | %.0f | %.3f | |\n",
 	       min_ops, max_ops, n - wrong, n, median(costs, n), median(ms, n));
-	printf("| etcd, per log: max | | | %.0f | %.3f |\n", max_cost, max_ms);
-	printf("| etcd, all %d logs | %d logs | | %.0f | %.3f |\n", n, n, total_cost, total_ms);
+	printf("| etcd, per log: max | | | %.0f | %.3f | |\n", max_cost, max_ms);
+	printf("| etcd, all %d logs | %d logs | | %.0f | %.3f | |\n", n, n, total_cost, total_ms);
+	printf("| etcd, all %d logs: reading the files (not in the times above) | | | | %.3f | |\n",
+	       n, parse_ms_total);
 }
 
 /* ---- b. generated histories ---- */
 
 /* One row family: a model, how calls are drawn, how the result is checked. */
+enum { W_QUEUE, W_SET, W_REGISTER };
+
 typedef struct workload {
 	const char *what;
 	const weft_model *model;
-	int is_set;            /* set: add/remove/contains of 1 + n/10 keys; else queue */
+	int is_set;            /* W_SET: add/remove/contains of 1 + n/10 keys; W_REGISTER:
+				  read or write a fresh value; W_QUEUE: enq or deq */
 	int bound;             /* queue: enq only while fewer than `bound` are queued; 0 = 50% */
 	int broken;            /* corrupt one result (the non-linearizable variant) */
 	int no_partition;
 	uint64_t max_cost;     /* 0 = the default cap */
+	unsigned threads;      /* 0 = 4; 1 = sequential */
+	unsigned enq_pct;      /* queue: chance of enq in percent; 0 = 50 */
 } workload;
 
 typedef struct generator {
@@ -183,12 +202,18 @@ static void gen_invoke(generator *g, unsigned t)
 {
 	weft_op_record *r = &g->ops[g->n++];
 	*r = (weft_op_record){ .thread = t, .invoked_at = g->now++, .pending = 1 };
-	if (g->w->is_set) {
+	if (g->w->is_set == W_SET) {
 		r->op = (unsigned)(rand64(&g->rng) % 3);
 		r->args[0] = (int64_t)(rand64(&g->rng) % (uint64_t)g->keys);
 		return;
 	}
-	int enq = rand64(&g->rng) % 2 && (!g->w->bound || g->queued < g->w->bound);
+	if (g->w->is_set == W_REGISTER) {
+		r->op = rand64(&g->rng) % 2 ? ORACLE_REGISTER_WRITE : ORACLE_REGISTER_READ;
+		r->args[0] = g->next_value++;
+		return;
+	}
+	unsigned pct = g->w->enq_pct ? g->w->enq_pct : 50;
+	int enq = rand64(&g->rng) % 100 < pct && (!g->w->bound || g->queued < g->w->bound);
 	r->op = enq ? ORACLE_QUEUE_ENQ : ORACLE_QUEUE_DEQ;
 	r->args[0] = g->next_value++;
 }
@@ -197,18 +222,19 @@ static void gen_invoke(generator *g, unsigned t)
 static void gen_effect(generator *g, weft_op_record *r)
 {
 	r->result = g->w->model->apply(g->state, r->op, r->args);
-	if (!g->w->is_set)
+	if (g->w->is_set == W_QUEUE)
 		g->queued += r->op == ORACLE_QUEUE_ENQ ? 1 : r->result != WEFT_NONE ? -1 : 0;
 }
 
 /* Runs the model under the random schedule until `want` calls have all returned. */
 static void generate(generator *g)
 {
-	size_t current[THREADS] = { 0 };
-	int phase[THREADS] = { 0 };   /* 0 idle, 1 called, 2 took effect */
+	size_t current[MAX_THREADS] = { 0 };
+	int phase[MAX_THREADS] = { 0 };   /* 0 idle, 1 called, 2 took effect */
 	int busy = 0;
+	unsigned threads = g->w->threads ? g->w->threads : 4;
 	while (g->n < g->want || busy) {
-		unsigned t = (unsigned)(rand64(&g->rng) % THREADS);
+		unsigned t = (unsigned)(rand64(&g->rng) % threads);
 		weft_op_record *r = &g->ops[current[t]];
 		if (phase[t] == 0 && g->n < g->want) {
 			current[t] = g->n;
@@ -237,7 +263,8 @@ static weft_op_record *make_history(const workload *w, size_t n, uint64_t seed)
 		abort();
 	m->init(g.state);
 	generate(&g);
-	m->destroy(g.state);
+	if (m->destroy)
+		m->destroy(g.state);
 	free(g.state);
 	return g.ops;
 }
@@ -248,7 +275,7 @@ static void break_history(weft_checker *c, weft_op_record *ops, size_t n, int is
 	weft_history h = { ops, n };
 	weft_check_result res;
 	for (size_t i = n / 2; i < n; i++) {
-		if (!is_set && ops[i].op != ORACLE_QUEUE_DEQ)
+		if (is_set == W_REGISTER || (is_set == W_QUEUE && ops[i].op != ORACLE_QUEUE_DEQ))
 			continue;
 		int64_t saved = ops[i].result;
 		ops[i].result = is_set ? !saved : -1;   /* queue values are >= 0: never enqueued */
@@ -261,7 +288,7 @@ static void break_history(weft_checker *c, weft_op_record *ops, size_t n, int is
 static const char *verdict_word(weft_check_verdict v)
 {
 	return v == WEFT_CHECK_LINEARIZABLE ? "linearizable"
-	       : v == WEFT_CHECK_NOT_LINEARIZABLE ? "not linearizable" : "unknown (cost cap)";
+	       : v == WEFT_CHECK_NOT_LINEARIZABLE ? "not linearizable" : "unknown (cap)";
 }
 
 static void generated_row(const workload *w, size_t n)
@@ -275,11 +302,30 @@ static void generated_row(const workload *w, size_t n)
 	weft_history h = { ops, n };
 	weft_check_options opts = { .max_cost = w->max_cost, .no_partition = w->no_partition };
 	timing t = time_check(c, &h, &opts);
-	printf("| %s | %zu | %s | %llu | %.3f |\n", w->what, n, verdict_word(t.verdict),
+	printf("| %s | %zu | %s | %llu | %.3f |", w->what, n, verdict_word(t.verdict),
 	       (unsigned long long)t.cost, t.ms);
 	fflush(stdout);
 	free(ops);
 	weft_checker_free(c);
+}
+
+/* The row in a child process, then the child's peak memory as the last column. */
+static void forked_row(const workload *w, size_t n)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		generated_row(w, n);
+		_exit(0);
+	}
+	struct rusage ru;
+	int status;
+	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status)) {
+		printf(" (the row failed) |\n");
+		return;
+	}
+	printf(" %.1f |\n", (double)ru.ru_maxrss / 1024.0);   /* KiB on Linux */
+	fflush(stdout);
 }
 
 static void generated_rows(void)
@@ -287,17 +333,45 @@ static void generated_rows(void)
 	const weft_model *q = &oracle_queue_model, *set = &oracle_set_model;
 	static const size_t sizes[] = { 10, 100, 1000, 10000 };
 	const workload rows[] = {
-		{ "queue, at most 8 queued", q, 0, 8, 0, 0, 0 },
-		{ "queue, at most 8 queued, one deq corrupted", q, 0, 8, 1, 0, 0 },
-		{ "set", set, 1, 0, 0, 0, 0 },
-		{ "set, one result flipped", set, 1, 0, 1, 0, 0 },
-		{ "set, --no-partition", set, 1, 0, 0, 1, 0 },
-		{ "queue, unbounded (50% enq), cap 1M steps", q, 0, 0, 0, 0, 1000000 },
+		{ "queue, at most 8 queued", q, W_QUEUE, 8, 0, 0, 0, 0, 0 },
+		{ "queue, at most 8 queued, one deq corrupted", q, W_QUEUE, 8, 1, 0, 0, 0, 0 },
+		{ "set", set, W_SET, 0, 0, 0, 0, 0, 0 },
+		{ "set, one result flipped", set, W_SET, 0, 1, 0, 0, 0, 0 },
+		{ "set, --no-partition", set, W_SET, 0, 0, 1, 0, 0, 0 },
+		{ "queue, unbounded (50% enq), cap 1M steps", q, W_QUEUE, 0, 0, 0, 1000000, 0, 0 },
 	};
 	for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
 		for (size_t i = 0; i < 4; i++)
 			if (sizes[i] <= 1000 || !rows[r].no_partition)
-				generated_row(&rows[r], sizes[i]);
+				forked_row(&rows[r], sizes[i]);
+}
+
+/* Issue 19's goals: many clients, long histories, sequential ones. */
+static void scale_rows(int quick)
+{
+	const weft_model *q = &oracle_queue_model, *set = &oracle_set_model;
+	const weft_model *reg = &oracle_register_model;
+	const workload concurrent[] = {
+		{ "register, 5 clients", reg, W_REGISTER, 0, 0, 0, 0, 5, 0 },
+		{ "register, 50 clients", reg, W_REGISTER, 0, 0, 0, 0, 50, 0 },
+		{ "queue, at most 8 queued, 5 clients", q, W_QUEUE, 8, 0, 0, 0, 5, 0 },
+		{ "queue, at most 8 queued, 50 clients", q, W_QUEUE, 8, 0, 0, 0, 50, 0 },
+	};
+	const workload sequential[] = {
+		{ "sequential register", reg, W_REGISTER, 0, 0, 0, 0, 1, 0 },
+		{ "sequential queue (50% enq)", q, W_QUEUE, 0, 0, 0, 0, 1, 0 },
+		{ "sequential queue (75% enq: grows to n/2)", q, W_QUEUE, 0, 0, 0, 0, 1, 75 },
+		{ "sequential set", set, W_SET, 0, 0, 0, 0, 1, 0 },
+	};
+	const workload wrong = { "queue, unbounded, 5 clients, one deq wrong (default caps)", q,
+				 W_QUEUE, 0, 1, 0, 0, 5, 0 };
+	for (size_t r = 0; r < sizeof concurrent / sizeof concurrent[0]; r++)
+		for (size_t n = 1000; n <= (quick ? 10000u : 100000u); n *= 10)
+			forked_row(&concurrent[r], n);
+	forked_row(&wrong, 1000);
+	for (size_t r = 0; r < sizeof sequential / sizeof sequential[0]; r++)
+		for (size_t n = 100000; n <= 1000000; n *= 10)
+			forked_row(&sequential[r], n);
 }
 
 int main(int argc, char **argv)
@@ -315,9 +389,10 @@ int main(int argc, char **argv)
 	}
 	printf("weft linearizability checker: median of %d checks per history "
 	       "(default cost cap %u steps)\n\n", reps, WEFT_CHECK_DEFAULT_MAX_COST);
-	printf("| history | operations | verdict | cost (steps) | time (ms) |\n");
-	printf("|---|---|---|---|---|\n");
+	printf("| history | operations | verdict | cost (steps) | time (ms) | peak RSS (MB) |\n");
+	printf("|---|---|---|---|---|---|\n");
 	etcd_rows(dir);
 	generated_rows();
+	scale_rows(reps == 1);
 	return 0;
 }

@@ -26,15 +26,72 @@
  * what broke it" in the words of the target's own operations; the prefix is
  * the first deepest one the search reached, so the text is deterministic.
  * Anything but a NOT_LINEARIZABLE result prints nothing.
+ *
+ * A kv history (model_kv.h) carries ids; oracle_kv_explain prints the same
+ * lines in its own strings: keys as written ("k", 5, :k), texts quoted with
+ * C escapes, a text no get read as <a text no get read>, put and append = ok.
  */
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "model_kv.h"
 #include "weft/check.h"
 
-static void explain_value(FILE *out, int64_t v)
+enum { EXPLAIN_RESULT = -1 };   /* `arg` of explain_value: the operation's result */
+
+static void explain_text(FILE *out, const char *s, size_t n)
 {
-	if (v == WEFT_NONE)
+	fputc('"', out);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* A key: its tag (history_edn.c) says how it was written. */
+static void explain_kv_key(FILE *out, const oracle_kv_table *kv, int64_t key)
+{
+	size_t n;
+	const char *s = oracle_kv_key_name(kv, key, &n);
+	if (n && s[0] == 's')
+		explain_text(out, s + 1, n - 1);
+	else if (n)
+		fprintf(out, "%s%.*s", s[0] == 'k' ? ":" : "", (int)(n - 1), s + 1);
+}
+
+static void explain_kv_value(FILE *out, const oracle_kv_table *kv, unsigned op, int arg,
+			     int64_t v)
+{
+	char text[256];
+	size_t n;
+	if (arg == 0) {
+		explain_kv_key(out, kv, v);
+	} else if (arg == 1) {
+		const char *s = oracle_kv_piece_text(kv, v, &n);
+		explain_text(out, s, n);
+	} else if (op != ORACLE_KV_GET) {
+		fputs("ok", out);
+	} else if (v == ORACLE_KV_DEAD) {
+		fputs("<a text no get read>", out);
+	} else {
+		n = oracle_kv_node_text(kv, v, text, sizeof text);
+		explain_text(out, text, n < sizeof text ? n : sizeof text - 1);
+		if (n >= sizeof text)
+			fprintf(out, "... (%zu bytes)", n);
+	}
+}
+
+static void explain_value(FILE *out, const oracle_kv_table *kv, unsigned op, int arg, int64_t v)
+{
+	if (kv)
+		explain_kv_value(out, kv, op, arg, v);
+	else if (v == WEFT_NONE)
 		fputs("none", out);
 	else
 		fprintf(out, "%" PRId64, v);
@@ -48,7 +105,8 @@ static int explain_n_args(const weft_op *op)
 }
 
 /* "name(a, b)" */
-static void explain_call(FILE *out, const weft_op_record *r, const weft_op *ops)
+static void explain_call(FILE *out, const weft_op_record *r, const weft_op *ops,
+			 const oracle_kv_table *kv)
 {
 	if (!ops || !ops[r->op].name) {
 		fprintf(out, "op%u()", r->op);
@@ -58,25 +116,26 @@ static void explain_call(FILE *out, const weft_op_record *r, const weft_op *ops)
 	for (int a = 0; a < explain_n_args(&ops[r->op]); a++) {
 		if (a)
 			fputs(", ", out);
-		explain_value(out, r->args[a]);
+		explain_value(out, kv, r->op, a, r->args[a]);
 	}
 	fputc(')', out);
 }
 
 /* "thread T  name(args) = result" */
-static void explain_op(FILE *out, const weft_op_record *r, const weft_op *ops)
+static void explain_op(FILE *out, const weft_op_record *r, const weft_op *ops,
+		       const oracle_kv_table *kv)
 {
 	fprintf(out, "thread %u  ", r->thread);
-	explain_call(out, r, ops);
+	explain_call(out, r, ops, kv);
 	fputs(" = ", out);
 	if (r->pending)
 		fputs("? (pending)", out);
 	else
-		explain_value(out, r->result);
+		explain_value(out, kv, r->op, EXPLAIN_RESULT, r->result);
 }
 
 static void explain_prefix(FILE *out, const weft_history *h, const weft_op *ops,
-			   const weft_check_result *res)
+			   const oracle_kv_table *kv, const weft_check_result *res)
 {
 	if (res->n_longest == 0)
 		fprintf(out, "  longest linearizable prefix: none of %zu operations\n", h->n_ops);
@@ -85,24 +144,43 @@ static void explain_prefix(FILE *out, const weft_history *h, const weft_op *ops,
 			res->n_longest, h->n_ops);
 	for (size_t k = 0; k < res->n_longest; k++) {
 		fprintf(out, "    %zu. ", k + 1);
-		explain_op(out, &h->ops[res->longest[k]], ops);
+		explain_op(out, &h->ops[res->longest[k]], ops, kv);
 		fputc('\n', out);
 	}
+}
+
+static void explain(FILE *out, const weft_history *history, const weft_op *ops,
+		    const oracle_kv_table *kv, const weft_check_result *result)
+{
+	if (result->verdict != WEFT_CHECK_NOT_LINEARIZABLE)
+		return;
+	if (result->partitioned) {
+		fputs("  in the sub-history of key ", out);
+		if (kv)
+			explain_kv_key(out, kv, result->partition_key);
+		else
+			fprintf(out, "%" PRId64, result->partition_key);
+		fputc('\n', out);
+	}
+	explain_prefix(out, history, ops, kv, result);
+	if (result->stuck >= history->n_ops)
+		return;
+	const weft_op_record *stuck = &history->ops[result->stuck];
+	fputs("  cannot be placed next: ", out);
+	explain_op(out, stuck, ops, kv);
+	fputs(", but the model gives ", out);
+	explain_value(out, kv, stuck->op, EXPLAIN_RESULT, result->stuck_model_result);
+	fputc('\n', out);
 }
 
 void weft_check_explain(FILE *out, const weft_history *history, const weft_op *ops,
 			const weft_check_result *result)
 {
-	if (result->verdict != WEFT_CHECK_NOT_LINEARIZABLE)
-		return;
-	if (result->partitioned)
-		fprintf(out, "  in the sub-history of key %" PRId64 "\n", result->partition_key);
-	explain_prefix(out, history, ops, result);
-	if (result->stuck >= history->n_ops)
-		return;
-	fputs("  cannot be placed next: ", out);
-	explain_op(out, &history->ops[result->stuck], ops);
-	fputs(", but the model gives ", out);
-	explain_value(out, result->stuck_model_result);
-	fputc('\n', out);
+	explain(out, history, ops, NULL, result);
+}
+
+void oracle_kv_explain(FILE *out, const weft_history *history, const weft_op *ops,
+		       const oracle_kv_table *kv, const weft_check_result *result)
+{
+	explain(out, history, ops, kv, result);
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "history_io.h"
+#include "model_kv.h"
 
 /* ---- histories ---- */
 
@@ -30,6 +31,7 @@ weft_history oracle_history_view(const oracle_history *h)
 void oracle_history_free(oracle_history *h)
 {
 	free(h->ops);
+	oracle_kv_free(h->kv);
 	*h = (oracle_history){ 0 };
 }
 

@@ -30,6 +30,7 @@ typedef struct oracle_history {
 	weft_op_record *ops;
 	size_t n_ops, cap;
 	const oracle_builtin *builtin;   /* the model the history is checked against */
+	struct oracle_kv_table *kv;      /* owned: the strings of a kv history, else NULL */
 } oracle_history;
 
 /* weft_history view of h (valid until h changes). */
@@ -47,6 +48,17 @@ int oracle_read_text(const char *text, size_t len, const char *file,
 /* Read a Jepsen register log (always the register model).  Same contract. */
 int oracle_read_jepsen(const char *text, size_t len, const char *file, oracle_history *out,
 		       char err[ORACLE_ERROR_MAX]);
+
+/*
+ * Read a Jepsen map-style EDN key-value history (history_edn.c; always the kv
+ * model; out->kv holds its strings, to bind with oracle_kv_bind before a check).
+ * Same contract.
+ */
+int oracle_read_edn(const char *text, size_t len, const char *file, oracle_history *out,
+		    char err[ORACLE_ERROR_MAX]);
+
+/* 1 when the first line that is not blank or a ';' comment starts with '{' (an EDN map). */
+int oracle_looks_like_edn(const char *text, size_t len);
 
 /* 1 when the first non-blank line is a Jepsen event line ("INFO  jepsen.util - ..."). */
 int oracle_looks_like_jepsen(const char *text, size_t len);

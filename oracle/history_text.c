@@ -91,6 +91,9 @@ static int parse_model(text_reader *r, const char **cur, const char *end)
 	const oracle_builtin *m = oracle_builtin_find(word);
 	if (!m)
 		return oracle_build_error(&r->b, "unknown model '%s' (known: %s)", word, known);
+	if (m->strings)
+		return oracle_build_error(&r->b, "model %s is read from Jepsen EDN files (one map "
+					  "per line), not the text format", word);
 	if (r->cli_model && r->cli_model != m)
 		return oracle_build_error(&r->b, "the file says model %s but --model=%s", word,
 					  r->cli_model->model->name);

@@ -20,6 +20,17 @@
  *     memoized; reaching one again can only fail again, so it is skipped.
  *     The memo and the linearized set that keys it are oracle/memo.c.
  *   - When no candidate is left, backtrack: pop, unlift, try the next call.
+ *   - A forced step - the call is the only candidate, nothing else may go
+ *     next - is applied in place to one working state, neither copied nor
+ *     memoized: backtracking never returns to a level with no alternative, so
+ *     its state is never read again.  So a sequential history costs one state
+ *     and O(1) per operation instead of a memoized copy of the state per
+ *     operation (quadratic for a queue that grows: 20,000 operations took
+ *     1.6 GB).  The working state is frozen into the memo (and checked
+ *     against it, Lowe's test delayed to there) when a level with a choice is
+ *     reached.  Skipping the memo on forced steps is sound (the memo only
+ *     prunes); a configuration reached again through a forced chain is
+ *     re-walked up to the next choice, whose children are memoized.
  *   - Success when no return entry is left.  A pending operation has a call
  *     but no return: it may be linearized anywhere after its invocation or
  *     never, and its result is not compared.
@@ -82,6 +93,8 @@ struct weft_checker {
 	oracle_pair *keys;            /* partition keys */
 	size_t *longest;              /* the result's explanation, history indices */
 	unsigned char *init, *scratch; /* memo.state_pad bytes each */
+	unsigned char *work;          /* the state of forced steps, changed in place */
+	int work_live;                /* work holds a state (to destroy) */
 
 	/* The memoized (linearized set, state) pairs, and the current linearized set. */
 	oracle_memo memo;
@@ -91,6 +104,8 @@ struct weft_checker {
 	size_t depth, best_len, low;  /* low: shallowest depth since `best` was taken */
 	size_t returns_left;
 	uint64_t cost, max_cost;
+	uint64_t max_memory;          /* memo bytes; 0 = no cap */
+	int memory_capped;            /* the search stopped at max_memory */
 };
 
 /* ---- model states ---- */
@@ -288,13 +303,78 @@ static uint32_t oracle_backtrack(weft_checker *c)
 	return c->entries[call].next;
 }
 
-/* Linearize the call `e` next if the model agrees: 1 done, 0 not, -1 out of budget or memory. */
+/* `e` is the only call before the first return: nothing else may be linearized next. */
+static int oracle_forced(const weft_checker *c, uint32_t e)
+{
+	return c->entries[e].prev == ORACLE_HEAD && !c->entries[c->entries[e].next].is_call;
+}
+
+/* The memo is over its cap: stop with UNKNOWN, like the cost cap. */
+static int oracle_over_memory(weft_checker *c)
+{
+	if (!c->max_memory || oracle_memo_bytes(&c->memo) <= c->max_memory)
+		return 0;
+	c->memory_capped = 1;
+	return 1;
+}
+
+/* A forced step: apply to the working state in place; 1 done, 0 the model disagrees. */
+static int oracle_try_forced(weft_checker *c, uint32_t e)
+{
+	uint32_t i = c->entries[e].op;
+	const weft_op_record *r = c->ops[i].rec;
+	const unsigned char *base = oracle_current(c);
+	if (base != c->work) {
+		if (c->work_live)
+			state_drop(c, c->work);
+		state_copy(c, c->work, base);
+		c->work_live = 1;
+	}
+	c->cost++;
+	int64_t got = c->model->apply(c->work, r->op, r->args);
+	if (!c->ops[i].pending && got != r->result)
+		return 0;     /* the level has no other candidate: the scan backtracks */
+	oracle_mark(c, i);
+	oracle_push(c, e, c->work);
+	return 1;
+}
+
+/*
+ * Before a choice from the working state: keep it in the memo, so every
+ * alternative starts from it.  0 kept, 1 seen before (backtrack), -1 no memory.
+ */
+static int oracle_freeze(weft_checker *c)
+{
+	unsigned char *state = oracle_memo_room(&c->memo);
+	if (!state)
+		return -1;
+	state_copy(c, state, c->work);
+	int added = oracle_memo_insert(&c->memo, state);
+	if (added <= 0) {
+		state_drop(c, state);
+		return added < 0 ? -1 : 1;
+	}
+	c->stack[c->depth - 1].state = state;
+	return 0;
+}
+
+/*
+ * Linearize the call `e` next if the model agrees: 1 done, 0 not, -1 out of
+ * budget or memory, -2 the current configuration was seen before (backtrack).
+ */
 static int oracle_try(weft_checker *c, uint32_t e)
 {
 	uint32_t i = c->entries[e].op;
 	const weft_op_record *r = c->ops[i].rec;
-	if (c->cost >= c->max_cost)
+	if (c->cost >= c->max_cost || oracle_over_memory(c))
 		return -1;
+	if (oracle_forced(c, e))
+		return oracle_try_forced(c, e);
+	if (oracle_current(c) == c->work) {
+		int seen = oracle_freeze(c);
+		if (seen)
+			return seen < 0 ? -1 : -2;
+	}
 	unsigned char *state = oracle_memo_room(&c->memo);
 	if (!state)
 		return -1;
@@ -322,9 +402,12 @@ static weft_check_verdict oracle_dfs(weft_checker *c)
 			continue;
 		}
 		int r = oracle_try(c, e);
-		if (r < 0)
+		if (r == -1)
 			return WEFT_CHECK_UNKNOWN;
-		e = r ? c->entries[ORACLE_HEAD].next : c->entries[e].next;
+		if (r == -2)
+			e = oracle_backtrack(c);
+		else
+			e = r ? c->entries[ORACLE_HEAD].next : c->entries[e].next;
 	}
 	return WEFT_CHECK_LINEARIZABLE;
 }
@@ -347,6 +430,9 @@ static void oracle_cleanup(weft_checker *c)
 {
 	oracle_memo_drop_states(&c->memo);
 	state_drop(c, c->init);
+	if (c->work_live)
+		state_drop(c, c->work);
+	c->work_live = 0;
 }
 
 /* The model's answer for op `stuck` after the longest prefix, replayed from init. */
@@ -450,7 +536,8 @@ weft_checker *weft_checker_new(const weft_model *model)
 	size_t pad = c->memo.state_pad;
 	c->init = malloc(pad ? pad : 1);
 	c->scratch = malloc(pad ? pad : 1);
-	if (!c->init || !c->scratch || oracle_reserve(c, 16) != 0) {
+	c->work = malloc(pad ? pad : 1);
+	if (!c->init || !c->scratch || !c->work || oracle_reserve(c, 16) != 0) {
 		weft_checker_free(c);
 		return NULL;
 	}
@@ -464,6 +551,7 @@ void weft_checker_free(weft_checker *c)
 	oracle_memo_free(&c->memo);
 	free(c->ops), free(c->entries), free(c->stack), free(c->best), free(c->map);
 	free(c->pairs), free(c->keys), free(c->longest), free(c->init), free(c->scratch);
+	free(c->work);
 	free(c);
 }
 
@@ -477,6 +565,8 @@ weft_check_verdict weft_check(weft_checker *c, const weft_history *h,
 				    .stuck_model_result = WEFT_NONE };
 	c->cost = 0;
 	c->max_cost = opts && opts->max_cost ? opts->max_cost : WEFT_CHECK_DEFAULT_MAX_COST;
+	c->max_memory = opts ? opts->max_memory : 0;
+	c->memory_capped = 0;
 	if (oracle_reserve(c, h->n_ops) == 0) {
 		res->longest = c->longest;
 		v = oracle_partition(c->model, h, opts, c->keys) ? oracle_check_partitions(c, h, res)
@@ -484,6 +574,7 @@ weft_check_verdict weft_check(weft_checker *c, const weft_history *h,
 	}
 	res->verdict = v;
 	res->cost = c->cost;
+	res->memory_capped = v == WEFT_CHECK_UNKNOWN && c->memory_capped;
 	return v;
 }
 

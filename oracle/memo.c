@@ -38,6 +38,7 @@
 #define ORACLE_REC_HDR ORACLE_ALIGN            /* {wlo, nw} then the state, aligned */
 #define ORACLE_BLOCK_MIN ((size_t)64 * 1024)
 #define ORACLE_TABLE_MIN 16u
+#define ORACLE_TABLE_START 4096u
 
 _Static_assert(ORACLE_REC_HDR >= 2 * sizeof(uint32_t), "record header holds wlo and nw");
 
@@ -142,6 +143,7 @@ void oracle_memo_free(oracle_memo *mm)
 		mm->blocks = next;
 	}
 	free(mm->cbits), free(mm->pbits), free(mm->slots), free(mm->spare);
+	mm->spent = 0;
 	*mm = (oracle_memo){ .model = mm->model, .state_pad = mm->state_pad };
 }
 
@@ -222,6 +224,7 @@ static __attribute__((noinline)) unsigned char *oracle_arena_next(oracle_memo *m
 		b = oracle_block_add(mm, size);
 	if (!b)
 		return NULL;
+	mm->spent += mm->block ? mm->block->cap : 0;   /* the rest of a full block counts too */
 	mm->block = b;
 	mm->used = 0;
 	return oracle_block_data(b);
@@ -238,11 +241,15 @@ static unsigned char *oracle_arena_room(oracle_memo *mm, size_t size)
 
 /* ---- the table ---- */
 
-/* An empty table of at least 2m slots (load <= 1/2); 0 on success. */
+/*
+ * An empty table of at least 2m slots (load <= 1/2), at most ORACLE_TABLE_START
+ * to begin with: a sequential history memoizes nothing (linearize.c's forced
+ * steps), so sizing by the history would only cost memory.  0 on success.
+ */
 static int oracle_table_reset(oracle_memo *mm, size_t m)
 {
 	size_t size = ORACLE_TABLE_MIN;
-	while (size < 2 * m)
+	while (size < 2 * m && size < ORACLE_TABLE_START)
 		size *= 2;
 	if (mm->slots_cap < size) {
 		int failed = 0;
@@ -340,7 +347,7 @@ int oracle_memo_reset(oracle_memo *mm, size_t n_completed, size_t n_pending)
 	mm->zobrist = 0;
 	mm->rec_max = oracle_rec_size(mm, mm->cw);
 	mm->block = mm->blocks;
-	mm->used = 0;
+	mm->used = mm->spent = 0;
 	return 0;
 }
 
@@ -352,7 +359,7 @@ unsigned char *oracle_memo_room(oracle_memo *mm)
 }
 
 /* The current set with `state`: 1 newly memoized, 0 seen before, -1 no memory. */
-static int oracle_insert(oracle_memo *mm, unsigned char *state)
+int oracle_memo_insert(oracle_memo *mm, unsigned char *state)
 {
 	unsigned char *rec = state - ORACLE_REC_HDR;
 	uint64_t hash = oracle_mix(mm->zobrist ^ state_hash(mm, state));
@@ -373,10 +380,15 @@ int oracle_memo_extend(oracle_memo *mm, uint32_t id, uint32_t bit, int pending,
 		       unsigned char *state)
 {
 	oracle_memo_add(mm, id, bit, pending);
-	int added = oracle_insert(mm, state);
+	int added = oracle_memo_insert(mm, state);
 	if (added <= 0)
 		oracle_memo_remove(mm, id, bit, pending);
 	return added;
+}
+
+size_t oracle_memo_bytes(const oracle_memo *mm)
+{
+	return mm->spent + mm->used + (mm->mask + 1) * sizeof(oracle_memo_slot);
 }
 
 void oracle_memo_drop_states(oracle_memo *mm)

@@ -44,6 +44,7 @@ typedef struct oracle_memo {
 	size_t used;                  /* bytes used in `block` */
 	struct oracle_memo_slot *slots, *spare;   /* the table; the buffer it grows into */
 	size_t slots_cap, spare_cap, mask, count;
+	size_t spent;                 /* bytes of the blocks filled before `block` since the reset */
 } oracle_memo;
 
 /* An empty memo for `model` (which must outlive it); allocates nothing. */
@@ -82,6 +83,15 @@ unsigned char *oracle_memo_room(oracle_memo *mm);
  */
 int oracle_memo_extend(oracle_memo *mm, uint32_t id, uint32_t bit, int pending,
 		       unsigned char *state);
+
+/*
+ * The current set (unchanged) reaching *state (from oracle_memo_room): 1 never
+ * seen, so it is memoized; 0 seen before; -1 out of memory.
+ */
+int oracle_memo_insert(oracle_memo *mm, unsigned char *state);
+
+/* Bytes the memo uses in this sub-history (records and table), for a memory cap. */
+size_t oracle_memo_bytes(const oracle_memo *mm);
 
 /* model->destroy on every kept state (nothing if the model has no destroy). */
 void oracle_memo_drop_states(oracle_memo *mm);

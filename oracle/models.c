@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_kv.h"
 #include "models.h"
 
 /* ---- register and counter: one int64_t ---- */
@@ -270,6 +271,11 @@ static const weft_op set_ops[] = {
 	[ORACLE_SET_REMOVE] = { .name = "remove", .n_args = 1 },
 	[ORACLE_SET_CONTAINS] = { .name = "contains", .n_args = 1 },
 };
+static const weft_op kv_ops[] = {
+	[ORACLE_KV_GET] = { .name = "get", .n_args = 1 },
+	[ORACLE_KV_PUT] = { .name = "put", .n_args = 2 },
+	[ORACLE_KV_APPEND] = { .name = "append", .n_args = 2 },
+};
 static const weft_op map_ops[] = {
 	[ORACLE_MAP_PUT] = { .name = "put", .n_args = 2 },
 	[ORACLE_MAP_GET] = { .name = "get", .n_args = 1 },
@@ -280,15 +286,17 @@ static const weft_op map_ops[] = {
 
 const oracle_builtin oracle_builtins[ORACLE_N_BUILTINS] = {
 	{ &oracle_register_model, OPS(register_ops),
-	  "read -> value|none, write v -> 0, cas old new -> 1|0; starts none" },
+	  "read -> value|none, write v -> 0, cas old new -> 1|0; starts none", 0 },
 	{ &oracle_counter_model, OPS(counter_ops),
-	  "increment -> 0, add n -> 0, get -> value; starts 0" },
-	{ &oracle_queue_model, OPS(queue_ops), "FIFO: enq v -> 0, deq -> value|none" },
-	{ &oracle_stack_model, OPS(stack_ops), "LIFO: push v -> 0, pop -> value|none" },
+	  "increment -> 0, add n -> 0, get -> value; starts 0", 0 },
+	{ &oracle_queue_model, OPS(queue_ops), "FIFO: enq v -> 0, deq -> value|none", 0 },
+	{ &oracle_stack_model, OPS(stack_ops), "LIFO: push v -> 0, pop -> value|none", 0 },
 	{ &oracle_set_model, OPS(set_ops),
-	  "add k -> 1|0 (new?), remove k -> 1|0, contains k -> 1|0; by key" },
+	  "add k -> 1|0 (new?), remove k -> 1|0, contains k -> 1|0; by key", 0 },
 	{ &oracle_map_model, OPS(map_ops),
-	  "put k v, get k, remove k -> previous value|none; by key" },
+	  "put k v, get k, remove k -> previous value|none; by key", 0 },
+	{ &oracle_kv_model, OPS(kv_ops),
+	  "strings (EDN files): get k -> text, put k v, append k v; starts \"\"; by key", 1 },
 };
 _Static_assert(sizeof oracle_builtins / sizeof oracle_builtins[0] == ORACLE_N_BUILTINS,
 	       "ORACLE_N_BUILTINS counts the table");

@@ -1,6 +1,6 @@
 /*
  * oracle/models.h - weft's built-in sequential models: register, counter, queue,
- * stack, set and map.
+ * stack, set and map; and kv (Jepsen's string key-value store, model_kv.h).
  *
  * Each is a weft_model (weft/model.h) plus an op table that names its
  * operations, so a history read from a file ("3 invoke enq 7") can say which
@@ -53,10 +53,12 @@ typedef struct oracle_builtin {
 	const weft_op *ops;         /* name and n_args only; run = NULL */
 	unsigned n_ops;
 	const char *summary;        /* one line for --help: the operations and results */
+	int strings;                /* 1: keys and values are strings interned per history
+				       (model_kv.h): read from EDN files only, never the text format */
 } oracle_builtin;
 
 /* Every built-in, in the order --help lists them. */
-#define ORACLE_N_BUILTINS 6
+#define ORACLE_N_BUILTINS 7
 extern const oracle_builtin oracle_builtins[ORACLE_N_BUILTINS];
 
 /* The built-in called `name`, or NULL. */

@@ -1,7 +1,8 @@
 /*
  * oracle/weft_check_main.c - weft-check, the standalone linearizability
  * checker: reads histories from files (weft's text format,
- * docs/history-format.md, or Jepsen register logs) and says, per file,
+ * docs/history-format.md, Jepsen register logs, or Jepsen's map-style EDN
+ * key-value histories) and says, per file,
  * whether a built-in model explains them.
  *
  *   $ weft-check tests/histories/queue_exercise_2.txt
@@ -26,6 +27,7 @@
 #include <string.h>
 
 #include "history_io.h"
+#include "model_kv.h"
 #include "models.h"
 #include "weft/check.h"
 
@@ -40,13 +42,17 @@ enum check_exit {
 /* X(field, flag, takes_value, help) */
 #define CHECK_OPTIONS(X)                                                                \
 	X(help, "--help", 0, "print this help and exit")                                \
-	X(format, "--format", 1, "text, jepsen or auto (default; Jepsen when the first " \
-				 "line is 'INFO jepsen.util ...')")                     \
+	X(format, "--format", 1, "text, jepsen, edn or auto (default: jepsen when the " \
+				 "first line is 'INFO jepsen.util ...', edn when it "   \
+				 "starts with '{', else text)")                         \
 	X(model, "--model", 1, "the model of text files that name none (models below)") \
 	X(max_cost, "--max-cost", 1, "search steps per file before the verdict is "     \
 				     "'unknown' (default 10000000)")                    \
+	X(max_memory, "--max-memory", 1, "megabytes the search's memo may hold per file (per " \
+					 "key when partitioned) before the verdict is "  \
+					 "'unknown' (default: no cap)")                  \
 	X(no_partition, "--no-partition", 0, "check set and map histories whole, not "  \
-					     "key by key (slower)")                     \
+					     "key by key (slower; not for kv)")         \
 	X(quiet, "--quiet", 0, "one line per file: no explanation of failures")        \
 	X(html, "--html", 1, "also write the one FILE's history and explanation as a " \
 			     "self-contained web page to VALUE")
@@ -71,11 +77,13 @@ static void usage(FILE *out, const char *argv0)
 {
 	fprintf(out, "usage: %s [options] FILE...\n"
 		"Checks each history FILE ('-' = standard input) for linearizability against\n"
-		"a built-in sequential model.  Formats: docs/history-format.md (text) and\n"
-		"Jepsen register logs.\n\n"
+		"a built-in sequential model.  Formats: docs/history-format.md (text),\n"
+		"Jepsen register logs, and Jepsen EDN key-value histories (one map a line:\n"
+		"{:process 0, :type :invoke, :f :put, :key \"k\", :value \"v\"}; model kv).\n\n"
 		"Exit status: 0 every file linearizable; 1 some file NOT linearizable;\n"
 		"2 bad usage or bad input (unreadable or malformed file: FILE:LINE: message);\n"
-		"3 some file unknown (search gave up at --max-cost) and none not linearizable.\n"
+		"3 some file unknown (search gave up at --max-cost or --max-memory) and none\n"
+		"not linearizable.\n"
 		"2 takes precedence over 1, and 1 over 3.\n\noptions:\n", argv0);
 #define X(field, flag, takes_value, help) \
 	fprintf(out, "  %-20s %s\n", takes_value ? flag "=VALUE" : flag, help);
@@ -109,8 +117,8 @@ static int parse_option(check_options *o, const char *arg)
 static int validate_options(check_state *st)
 {
 	const char *f = st->opt.format;
-	if (f && strcmp(f, "text") && strcmp(f, "jepsen") && strcmp(f, "auto")) {
-		fprintf(stderr, "weft-check: --format must be text, jepsen or auto\n");
+	if (f && strcmp(f, "text") && strcmp(f, "jepsen") && strcmp(f, "edn") && strcmp(f, "auto")) {
+		fprintf(stderr, "weft-check: --format must be text, jepsen, edn or auto\n");
 		return -1;
 	}
 	if (st->opt.model && !(st->model = oracle_builtin_find(st->opt.model))) {
@@ -126,6 +134,17 @@ static int validate_options(check_state *st)
 			return -1;
 		}
 		st->check.max_cost = n;
+	}
+	if (st->opt.max_memory) {
+		char *end;
+		errno = 0;
+		unsigned long long mb = strtoull(st->opt.max_memory, &end, 10);
+		if (errno || *end || !*st->opt.max_memory || *st->opt.max_memory == '-' || mb == 0 ||
+		    mb > UINT64_MAX / (1024 * 1024)) {
+			fprintf(stderr, "weft-check: --max-memory needs a number of megabytes > 0\n");
+			return -1;
+		}
+		st->check.max_memory = (uint64_t)mb * 1024 * 1024;
 	}
 	st->check.no_partition = st->opt.no_partition != NULL;
 	return 0;
@@ -165,15 +184,29 @@ static int read_history(const check_state *st, const char *text, size_t len, con
 			oracle_history *h, char *err)
 {
 	const char *f = st->opt.format ? st->opt.format : "auto";
-	int jepsen = strcmp(f, "jepsen") == 0 ||
-		     (strcmp(f, "auto") == 0 && oracle_looks_like_jepsen(text, len));
-	if (jepsen && st->model && strcmp(st->model->model->name, "register") != 0) {
-		snprintf(err, ORACLE_ERROR_MAX, "%s:0: a Jepsen log is a register history, "
-			 "not --model=%s", name, st->model->model->name);
+	int automatic = strcmp(f, "auto") == 0;
+	int jepsen = strcmp(f, "jepsen") == 0 || (automatic && oracle_looks_like_jepsen(text, len));
+	int edn = strcmp(f, "edn") == 0 || (automatic && oracle_looks_like_edn(text, len));
+	const char *implied = jepsen ? "register" : edn ? "kv" : NULL;
+	if (implied && st->model && strcmp(st->model->model->name, implied) != 0) {
+		snprintf(err, ORACLE_ERROR_MAX, "%s:0: a Jepsen %s is a %s history, not --model=%s",
+			 name, jepsen ? "log" : "EDN file", implied, st->model->model->name);
 		return -1;
 	}
-	return jepsen ? oracle_read_jepsen(text, len, name, h, err)
-		      : oracle_read_text(text, len, name, st->model, h, err);
+	if (edn && st->check.no_partition) {
+		snprintf(err, ORACLE_ERROR_MAX, "%s:0: a kv history is checked key by key: "
+			 "--no-partition does not apply", name);
+		return -1;
+	}
+	if (!implied && st->model && st->model->strings) {
+		snprintf(err, ORACLE_ERROR_MAX, "%s:0: model %s is read from Jepsen EDN files "
+			 "(--format=edn), not the text format", name, st->model->model->name);
+		return -1;
+	}
+	if (jepsen)
+		return oracle_read_jepsen(text, len, name, h, err);
+	return edn ? oracle_read_edn(text, len, name, h, err)
+		   : oracle_read_text(text, len, name, st->model, h, err);
 }
 
 static weft_checker *checker_for(check_state *st, const oracle_builtin *b)
@@ -197,13 +230,19 @@ static void print_verdict(check_state *st, const char *name, const oracle_histor
 		st->refuted = 1;
 		printf("%s: NOT linearizable (%zu operations, cost %" PRIu64 ")\n", name,
 		       h->n_ops, res->cost);
-		if (!st->opt.quiet)
+		if (!st->opt.quiet && h->kv)
+			oracle_kv_explain(stdout, &view, h->builtin->ops, h->kv, res);
+		else if (!st->opt.quiet)
 			weft_check_explain(stdout, &view, h->builtin->ops, res);
 		break;
 	default:
 		st->undecided = 1;
-		printf("%s: unknown (gave up after %" PRIu64 " steps; raise --max-cost)\n", name,
-		       res->cost);
+		if (res->memory_capped)
+			printf("%s: unknown (the memo reached --max-memory after %" PRIu64
+			       " steps; raise --max-memory)\n", name, res->cost);
+		else
+			printf("%s: unknown (gave up after %" PRIu64 " steps; raise --max-cost)\n",
+			       name, res->cost);
 	}
 }
 
@@ -233,7 +272,9 @@ static void check_history(check_state *st, const char *name, const oracle_histor
 			st->bad = 1;
 			return;
 		}
+		oracle_kv_bind(h->kv);
 		weft_check(c, &view, &st->check, &res);
+		oracle_kv_bind(NULL);
 	}
 	print_verdict(st, name, h, &res);
 	if (st->opt.html)

@@ -6,7 +6,9 @@
 #      each other, and the include graph has no cycle):
 #        scheduler, oracle, input, report, runner, search, reduce, harness
 #      (include/weft/ is public and may be included from anywhere);
-#   3. no room holds more than a quarter of the library's lines.
+#   3. no room holds more than a quarter of the library's lines (the library's:
+#      weft-check's main and its history-file readers, oracle/history_*, are the
+#      tool's (CMake's weft_histories), not libweft).
 set -u
 src=${1:-.}
 cd "$src" || exit 1
@@ -44,9 +46,11 @@ for f in $(ls -d */*.c */*.h); do
 done
 
 # 3. sizes
-total=$(cat $(for r in $order; do ls "$r"/*.c "$r"/*.h 2>/dev/null; done) | wc -l)
+tools="oracle/weft_check_main.c oracle/history_io.c oracle/history_io.h oracle/history_text.c oracle/history_jepsen.c oracle/history_edn.c"
+lib_files() { for f in $(ls "$@" 2>/dev/null); do case " $tools " in *" $f "*) ;; *) echo "$f";; esac; done; }
+total=$(cat $(for r in $order; do lib_files "$r"/*.c "$r"/*.h; done) | wc -l)
 for r in $order; do
-	lines=$(cat "$r"/*.c "$r"/*.h 2>/dev/null | wc -l)
+	lines=$(cat $(lib_files "$r"/*.c "$r"/*.h) | wc -l)
 	echo "layout: $r $lines lines ($((lines * 100 / total))%)"
 	[ $((lines * 4)) -le "$total" ] || { echo "FAIL: $r holds more than a quarter of $total lines"; fail=1; }
 done

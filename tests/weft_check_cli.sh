@@ -93,8 +93,8 @@ has "queue_exercise_1.txt:1: not a Jepsen event line" "--format=jepsen on a text
 
 # ---- the command line ----
 run 0 "--help" --help
-for opt in --help --format=VALUE --model=VALUE --max-cost=VALUE --no-partition --quiet \
-	   "Exit status" register counter queue stack set map; do
+for opt in --help --format=VALUE --model=VALUE --max-cost=VALUE --max-memory=VALUE \
+	   --no-partition --quiet "Exit status" register counter queue stack set map kv edn; do
 	has "$opt" "--help"
 done
 run 2 "no file" --quiet
@@ -114,6 +114,15 @@ has "cannot read $dir" "a directory"
 
 run 3 "--max-cost=1 on a hard history" --max-cost=1 "$dir/hard_register.txt"
 has "hard_register.txt: unknown (gave up after" "--max-cost=1"
+for v in 0 -1 lots 1x 99999999999999999999; do
+	run 2 "--max-memory=$v" --max-memory=$v "$dir/empty.txt"
+	has "--max-memory needs a number of megabytes > 0" "--max-memory=$v"
+done
+# etcd_002 memoizes megabytes before it is decided: 1 MB is not enough, 1000 MB is.
+etcd=$dir/../data/jepsen-etcd/etcd_002.log
+run 3 "--max-memory=1 on a big etcd log" --max-memory=1 --quiet "$etcd"
+has "unknown (the memo reached --max-memory after" "--max-memory=1"
+run 0 "--max-memory=1000 on a big etcd log" --max-memory=1000 --quiet "$etcd"
 run 1 "not linearizable beats unknown" --max-cost=20 "$dir/hard_register.txt" \
 	"$dir/queue_exercise_2.txt"
 run 2 "bad input beats not linearizable" "$dir/queue_exercise_2.txt" "$dir/bad/unknown_op.txt"

@@ -9,8 +9,10 @@
  * operation (never returned) may be linearized anywhere after its invocation
  * or not at all, and its result is not compared.
  *
- * The search is capped: past `max_cost` search steps it stops and says
- * WEFT_CHECK_UNKNOWN.  It never hangs and never guesses.
+ * The search is capped: past `max_cost` search steps, or when its memo holds
+ * more than `max_memory` bytes, it stops and says WEFT_CHECK_UNKNOWN.  It never
+ * hangs and never guesses.  A sequential stretch of a history costs O(1)
+ * memory per operation (no copy of the model state per step).
  *
  * A weft_checker keeps its buffers between checks, so checking the histories
  * of a fuzz campaign allocates only when a history is bigger than any before.
@@ -41,6 +43,7 @@ typedef enum weft_check_verdict {
 typedef struct weft_check_options {
 	uint64_t max_cost;      /* search steps before UNKNOWN; 0 = WEFT_CHECK_DEFAULT_MAX_COST */
 	int no_partition;       /* 1: ignore model->partition (for tests and benchmarks) */
+	uint64_t max_memory;    /* bytes the search's memo may hold before UNKNOWN; 0 = no cap */
 } weft_check_options;
 
 /*
@@ -71,6 +74,7 @@ typedef struct weft_check_result {
 	int64_t stuck_model_result;
 	int partitioned;
 	int64_t partition_key;
+	int memory_capped;         /* UNKNOWN because the memo reached max_memory, not max_cost */
 } weft_check_result;
 
 typedef struct weft_checker weft_checker;
