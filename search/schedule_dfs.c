@@ -52,6 +52,7 @@ struct search_dfs {
 	uint32_t sleep;
 	dpor_step sleep_step[SCHED_MAX_THREADS];   /* the step each sleeper would take */
 	uint32_t sleep_known[SCHED_MAX_THREADS];   /* objects named before that step */
+	uint32_t started;            /* threads that passed a switch point (fresh()) */
 	bool stop_deciding;          /* redundant or diverged: no more nodes */
 	size_t useful_steps;         /* steps before the execution became redundant */
 	dpor_steps steps;
@@ -88,6 +89,7 @@ static void reset_execution(search_dfs *d)
 	d->cursor = 0;
 	d->preemptions = 0;
 	d->sleep = 0;
+	d->started = 0;
 	d->stop_deciding = false;
 	d->useful_steps = SIZE_MAX;
 	dpor_steps_reset(&d->steps);
@@ -135,10 +137,18 @@ static void parse(search_dfs *d)
 		wake(d, &d->steps.step[i]);
 }
 
-/* A thread just switched to, that has not run yet: its first ask is no decision. */
-static bool fresh(const sched_trace *t, unsigned thread)
+/*
+ * A thread just switched to that has not run at all yet: its first ask is no
+ * decision.  Both halves matter.  A thread resumed after blocking (a lock it
+ * now holds, a join that returned) has also been "just switched to" when it
+ * reaches its next switch point, but it did something since (took the lock):
+ * that ask is a decision, or the executions where another thread runs right
+ * after the wake-up are never explored (issue 22: spawned program threads).
+ */
+static bool fresh(const search_dfs *d, unsigned thread)
 {
-	if (t->n == 0)
+	const sched_trace *t = d->trace;
+	if (t->n == 0 || (d->started & bit(thread)))
 		return false;
 	const sched_event *e = &t->events[t->n - 1];
 	return (e->kind == SCHED_EV_SWITCH || e->kind == SCHED_EV_PREEMPT) && e->other == thread;
@@ -261,7 +271,9 @@ static unsigned dfs_pick(void *self, unsigned thread, uint32_t call, uint64_t st
 {
 	search_dfs *d = self;
 	parse(d);
-	if (!forced && fresh(d->trace, thread))
+	bool first = !forced && fresh(d, thread);
+	d->started |= bit(thread);
+	if (first)
 		return thread;
 	uint32_t enabled = forced ? runnable : runnable | bit(thread);
 	unsigned choice = decide(d, thread, forced, enabled);
@@ -275,6 +287,7 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
 	search_dfs *d = self;
 	(void)call;
 	if (step > 0) {
+		d->started |= bit(thread);
 		parse(d);
 		dpor_steps_boundary(&d->steps, thread);
 	}
