@@ -180,8 +180,10 @@ typedef struct weft_target {
  * threads 1, 2, ... in creation order, up to WEFT_MAX_THREADS in all.  The
  * input schedules each of them (scenario.h).  Verdicts: a deadlock, livelock,
  * failed assert() (with harness/program_main.c) or weft_fail(), or fn
- * returning non-zero ("validation").  fn must set up every global it uses, as
- * main does when a process starts: globals keep their values between inputs.
+ * returning non-zero ("validation").  Built by weft_add_program (or with its
+ * section renaming, README), the program's own globals are restored to their
+ * start-up values before every input (harness/program_main.c); otherwise fn
+ * must set up every global it uses: globals keep their values between inputs.
  */
 #define WEFT_PROGRAM_TARGET(tname, fn)                                              \
 	static int64_t weft_program_main_op_(void *instance, const int64_t *args)  \
