@@ -129,6 +129,8 @@ sched_backend runner_backend(const weft_runner *r)
 	return r->pool.backend;
 }
 
+_Static_assert(WEFT_MAX_PROGRAM_THREADS <= SCHED_MAX_THREADS, "program threads are managed threads");
+
 static int is_program(const weft_target *t)
 {
 	return (t->flags & WEFT_TARGET_PROGRAM) != 0;
@@ -257,7 +259,7 @@ static const char *op_name_of_thread(const weft_runner *r, unsigned t)
 static weft_verdict judge_stall(weft_runner *r)
 {
 	const char *names[SCHED_MAX_THREADS];
-	for (unsigned t = 0; t < r->exec.n_slots; t++)
+	for (unsigned t = 0; t < r->exec.n_started; t++)
 		names[t] = op_name_of_thread(r, t);
 	char stall[400];
 	report_describe_stall(stall, sizeof stall, &r->exec, names);
@@ -405,7 +407,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
 	const weft_target *t = r->target;
 	sched_exec_config cfg = {
 		.n_threads = is_program(t) ? 1 : r->scenario.n_threads,
-		.max_threads = is_program(t) ? r->bounds.max_threads : 0,
+		.max_threads = is_program(t) ? WEFT_MAX_PROGRAM_THREADS : 0,
 		.step_budget = r->bounds.step_budget,
 		/* an obstruction-free claim is checked before a spinner would be descheduled */
 		.spin_limit = t->obstruction_free_steps > t->spin_limit ? t->obstruction_free_steps
@@ -442,7 +444,7 @@ static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t siz
 	input_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
 	r->plan.scenario = &r->scenario;
 	r->plan.choices = &r->choices;
-	r->plan.n_slots = r->bounds.program ? r->bounds.max_threads : r->scenario.n_threads;
+	r->plan.n_slots = r->bounds.program ? WEFT_MAX_PROGRAM_THREADS : r->scenario.n_threads;
 	return execute_scenario(r, input_schedule_bytes(&r->plan));
 }
 

@@ -36,8 +36,8 @@ typedef struct dfs_node {
 	uint32_t done;           /* threads tried here (the current choice included) */
 	uint32_t sleep;          /* threads asleep on entry */
 	uint32_t objects;        /* objects named before this decision (dpor.h) */
-	dpor_step first[SCHED_MAX_THREADS];   /* each tried or sleeping thread's step from here */
-	uint32_t known[SCHED_MAX_THREADS];    /* objects named before each of those steps */
+	dpor_step first[DPOR_MAX_THREADS];   /* each tried or sleeping thread's step from here */
+	uint32_t known[DPOR_MAX_THREADS];    /* objects named before each of those steps */
 } dfs_node;
 
 struct search_dfs {
@@ -50,8 +50,8 @@ struct search_dfs {
 	size_t cursor;               /* next node of the path */
 	unsigned preemptions;
 	uint32_t sleep;
-	dpor_step sleep_step[SCHED_MAX_THREADS];   /* the step each sleeper would take */
-	uint32_t sleep_known[SCHED_MAX_THREADS];   /* objects named before that step */
+	dpor_step sleep_step[DPOR_MAX_THREADS];   /* the step each sleeper would take */
+	uint32_t sleep_known[DPOR_MAX_THREADS];   /* objects named before that step */
 	uint32_t started;            /* threads that passed a switch point (fresh()) */
 	bool stop_deciding;          /* redundant or diverged: no more nodes */
 	size_t useful_steps;         /* steps before the execution became redundant */
@@ -124,7 +124,10 @@ static void wake(search_dfs *d, const dpor_step *st)
 static void parse(search_dfs *d)
 {
 	size_t before = d->steps.n;
-	if (dpor_steps_parse(&d->steps, d->trace) != 0)
+	int rc = dpor_steps_parse(&d->steps, d->trace);
+	if (rc == -2)
+		d->cur.too_many_threads = true;
+	else if (rc != 0)
 		d->cur.out_of_memory = true;
 	if (d->cursor > 0) {
 		dfs_node *n = &d->node[d->cursor - 1];
@@ -267,10 +270,16 @@ static void take(search_dfs *d, unsigned thread, uint32_t call, uint64_t step,
 }
 
 static unsigned dfs_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			 uint32_t runnable, bool forced)
+			 sched_mask all_runnable, bool forced)
 {
 	search_dfs *d = self;
 	parse(d);
+	if (all_runnable >> DPOR_MAX_THREADS || thread >= DPOR_MAX_THREADS) {
+		d->cur.too_many_threads = true;   /* refused: see dpor.h */
+		d->stop_deciding = true;
+		return forced ? sched_lowest(all_runnable) : thread;
+	}
+	uint32_t runnable = (uint32_t)all_runnable;
 	bool first = !forced && fresh(d, thread);
 	d->started |= bit(thread);
 	if (first)
@@ -397,10 +406,11 @@ int search_dfs_next(search_dfs *d)
 	if (d->cursor < d->replay && !d->stop_deciding)
 		d->cur.diverged = true;   /* ended before the branch being explored */
 	d->n_nodes = d->cursor;
-	if (d->reduce && !d->cur.diverged)
+	if (d->reduce && !d->cur.diverged && !d->cur.too_many_threads)
 		analyse(d, first_new_step);
 	d->last = d->cur;
-	int more = d->cur.diverged || d->cur.out_of_memory ? 0 : backtrack(d);
+	bool broken = d->cur.diverged || d->cur.out_of_memory || d->cur.too_many_threads;
+	int more = broken ? 0 : backtrack(d);
 	reset_execution(d);
 	return more;
 }

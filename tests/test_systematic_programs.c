@@ -242,7 +242,7 @@ static unsigned nth_bit(uint64_t mask, unsigned n)
 }
 
 static unsigned brute_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			   uint32_t runnable, bool forced)
+			   sched_mask runnable, bool forced)
 {
 	brute *b = self;
 	(void)call;
@@ -252,7 +252,7 @@ static unsigned brute_pick(void *self, unsigned thread, uint32_t call, uint64_t 
 		return thread;   /* fresh: no question */
 	}
 	b->seen |= 1ull << thread;
-	uint64_t options = forced ? runnable : runnable | (1ull << thread);
+	uint64_t options = (uint64_t)(forced ? runnable : runnable | sched_bit(thread));
 	unsigned n = (unsigned)__builtin_popcountll(options);
 	if (b->cursor == MAX_DECISIONS) {
 		b->overflow = true;
