@@ -126,7 +126,46 @@ static int run_program_main(void)
 	return weft_program_main(1, argv);
 }
 
-WEFT_PROGRAM_TARGET(WEFT_PROGRAM_NAME, run_program_main)
+/*
+ * The target: WEFT_PROGRAM_TARGET's, spelt out so that its flags can say
+ * whether the program may run on fibers.  weft_add_program's launcher
+ * (cmake/weft_program_cc.sh) defines the weak symbol below in an object that
+ * has thread-local data or asks for thread identity itself: such a program
+ * needs real threads (fibers share the controlling thread's); any other runs
+ * on fibers by default (runner/runner.c), ~20x faster.
+ */
+extern const char weft_program_needs_threads[] __attribute__((weak));
+
+static int64_t program_main_op(void *instance, const int64_t *args)
+{
+	(void)instance;
+	(void)args;
+	return run_program_main();
+}
+
+static int64_t program_thread_op(void *instance, const int64_t *args)
+{
+	(void)instance;
+	(void)args;
+	return 0;
+}
+
+static const weft_op program_ops[] = {
+	{ .name = "main", .run = program_main_op },
+	{ .name = "thread", .run = program_thread_op, .flags = WEFT_OP_FINAL_ONLY },
+};
+
+static weft_target program_target = {
+	.name = WEFT_PROGRAM_NAME, .ops = program_ops, .n_ops = 2,
+	.flags = WEFT_TARGET_PROGRAM,
+};
+
+const weft_target *weft_fuzz_target(void)
+{
+	if (weft_program_needs_threads)
+		program_target.flags |= WEFT_TARGET_REAL_THREADS;
+	return &program_target;
+}
 
 void __assert_fail(const char *expr, const char *file, unsigned line, const char *function)
 {

@@ -64,9 +64,10 @@ static const weft_model *model_of(const weft_target *t)
 /*
  * Which backend a new runner for `t` uses, in order: a target that needs real
  * threads (thread identity, thread-local storage) always gets pthreads; then
- * WEFT_BACKEND=pthread|fiber, read at every runner creation; then programs
- * (whole pthread programs may use TLS or pthread_self) get pthreads, anything
- * else RUNNER_DEFAULT_BACKEND.  A misspelt WEFT_BACKEND must not silently
+ * WEFT_BACKEND=pthread|fiber, read at every runner creation; then
+ * RUNNER_DEFAULT_BACKEND, programs included (issue 22: a program that uses
+ * thread-local storage or thread identity is flagged WEFT_TARGET_REAL_THREADS
+ * by its glue, harness/program_main.c, when weft_add_program built it).  A misspelt WEFT_BACKEND must not silently
  * test something else: it stops the process (exit 2) with a message.
  */
 static sched_backend choose_backend(const weft_target *t)
@@ -82,8 +83,6 @@ static sched_backend choose_backend(const weft_target *t)
 		fprintf(stderr, "weft: WEFT_BACKEND=%s is not a backend: use pthread or fiber\n", env);
 		exit(2);
 	}
-	if (t->flags & WEFT_TARGET_PROGRAM)
-		return SCHED_BACKEND_PTHREAD;
 	return RUNNER_DEFAULT_BACKEND;
 }
 
