@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "weft/program.h"
 #include "weft/sync.h"
 #include "weft/target.h"
 
@@ -121,6 +122,7 @@ static void reset_program_globals(void)
 static int run_program_main(void)
 {
 	reset_program_globals();
+	weft_program_env_reset();   /* the logical clock to its epoch */
 	char name[] = WEFT_PROGRAM_NAME;
 	char *argv[] = { name, NULL };
 	return weft_program_main(1, argv);

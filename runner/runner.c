@@ -317,6 +317,12 @@ static weft_verdict judge_stop(weft_runner *r)
 	case SCHED_STOP_ERROR:
 		snprintf(r->message, sizeof r->message, "%s", x->stop_message);
 		return WEFT_FAIL_MISUSE;
+	case SCHED_STOP_EXIT:   /* as the process would: 0 is success (program_env.c) */
+		if (x->exit_status == 0)
+			return WEFT_PASS;
+		snprintf(r->message, sizeof r->message, "thread %u called exit(%d)", x->stop_thread,
+			 x->exit_status);
+		return WEFT_FAIL_VALIDATION;
 	default:
 		snprintf(r->message, sizeof r->message,
 			 "execution exceeded the step budget of %u switch points",

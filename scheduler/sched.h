@@ -73,6 +73,7 @@ enum sched_stop {
 	SCHED_STOP_OBSTRUCTION,   /* an operation ran alone too long (obstruction-freedom) */
 	SCHED_STOP_ASSERTION,     /* the program failed an assertion (weft_impl_fail) */
 	SCHED_STOP_ERROR,         /* misuse: unlock of a lock not held, too many objects */
+	SCHED_STOP_EXIT,          /* the program called exit(): exit_status */
 };
 
 /* What a blocked thread waits for (sync.c). */
@@ -181,6 +182,7 @@ typedef struct sched_exec {
 	uint8_t stop;               /* enum sched_stop */
 	uint8_t stop_thread;        /* the thread that stopped it */
 	char stop_message[160];     /* SCHED_STOP_ASSERTION / _ERROR: what happened */
+	int exit_status;            /* SCHED_STOP_EXIT: exit()'s argument */
 	unsigned n_sync;
 	sched_sync sync[SCHED_MAX_SYNC];
 	uint64_t wait_counter;
