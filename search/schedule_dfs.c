@@ -207,6 +207,16 @@ static unsigned new_decision(search_dfs *d, unsigned thread, bool forced, uint32
 		return stop(d, thread, forced, enabled);
 	}
 	memset(n, 0, offsetof(dfs_node, first));
+	/*
+	 * Until a thread's step from here is seen, it conflicts with everything:
+	 * a thread resumed after blocking may reach its next decision with no event
+	 * (taking the lock it waited for records none), so the chosen thread's first
+	 * step can be missing; a sleeper remembered with it then wakes at once.
+	 */
+	for (unsigned t = 0; t < DPOR_MAX_THREADS; t++) {
+		n->first[t].n_access = DPOR_CONFLICTS_ALL;
+		n->known[t] = 0;
+	}
 	n->step = (uint32_t)d->steps.n;
 	n->thread = (uint8_t)thread;
 	n->forced = forced;
@@ -367,7 +377,8 @@ static int map_nodes(search_dfs *d)
 	}
 	for (size_t i = 0; i < d->steps.n; i++)
 		d->node_at[i] = -1;
-	for (size_t i = 0; i < d->n_nodes; i++)
+	/* several decisions may start the same step (no event between them): the first */
+	for (size_t i = d->n_nodes; i-- > 0;)
 		if (d->node[i].step < d->steps.n)
 			d->node_at[d->node[i].step] = (int32_t)i;
 	return 0;
