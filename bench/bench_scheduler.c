@@ -390,7 +390,7 @@ static uint64_t every_step(void *self, unsigned thread, uint32_t call, uint64_t 
 }
 
 static unsigned the_other(void *self, unsigned thread, uint32_t call, uint64_t step,
-			  uint32_t runnable, bool forced)
+			  sched_mask runnable, bool forced)
 {
 	(void)self, (void)call, (void)step, (void)runnable, (void)forced;
 	return thread ^ 1u;

@@ -23,11 +23,11 @@ static uint64_t plan_next_preemption(void *self, unsigned thread, uint32_t call,
 }
 
 /* The first thread of `mask` cyclically from `from`; `mask` is not empty. */
-static unsigned first_from(uint32_t mask, unsigned from, unsigned n_threads)
+static unsigned first_from(sched_mask mask, unsigned from, unsigned n_threads)
 {
 	for (unsigned i = 0; i < n_threads; i++) {
 		unsigned t = (from + i) % n_threads;
-		if (mask & (1u << t))
+		if (sched_has(mask, t))
 			return t;
 	}
 	return from;
@@ -40,7 +40,7 @@ static unsigned first_from(uint32_t mask, unsigned from, unsigned n_threads)
  * format has no byte for it, and the lowest is the simplest answer.
  */
 static unsigned plan_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			  uint32_t runnable, bool forced)
+			  sched_mask runnable, bool forced)
 {
 	const input_plan_reader *p = self;
 	const input_scenario *s = p->scenario;

@@ -22,6 +22,7 @@ const char *report_stop_name(unsigned stop)
 	case SCHED_STOP_OBSTRUCTION: return "ran alone too long";
 	case SCHED_STOP_ASSERTION: return "assertion failed";
 	case SCHED_STOP_ERROR: return "misuse";
+	case SCHED_STOP_EXIT: return "exit() called";
 	}
 	return "stopped";
 }
@@ -76,8 +77,8 @@ static void append_holders(char *buf, size_t cap, size_t *len, const sched_sync 
 		append(buf, cap, len, ", held by thread %u", o->owner - 1u);
 	if (o->kind == SCHED_SYNC_RWLOCK && o->readers) {
 		append(buf, cap, len, ", read-held by thread");
-		for (unsigned t = 0; t < 32; t++)
-			if (o->readers & (1u << t))
+		for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
+			if (sched_has(o->readers, t))
 				append(buf, cap, len, " %u", t);
 	}
 	if (o->kind == SCHED_SYNC_SEM)
@@ -118,9 +119,9 @@ void report_describe_stall(char *buf, size_t cap, const sched_exec *exec, const 
 	size_t len = 0;
 	buf[0] = 0;
 	append(buf, cap, &len, "no thread can run");
-	for (unsigned i = 0; i < exec->n_slots; i++) {
+	for (unsigned i = 0; i < exec->n_started; i++) {
 		const sched_thread *t = exec->pool->threads[i];
-		if ((exec->stalled & (1u << i)) && t->wait != SCHED_WAIT_NONE)
+		if (sched_has(exec->stalled, i) && t->wait != SCHED_WAIT_NONE)
 			describe_thread(buf, cap, &len, exec, t, op_names[i]);
 	}
 }

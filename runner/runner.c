@@ -66,9 +66,10 @@ static const weft_model *model_of(const weft_target *t)
 /*
  * Which backend a new runner for `t` uses, in order: a target that needs real
  * threads (thread identity, thread-local storage) always gets pthreads; then
- * WEFT_BACKEND=pthread|fiber, read at every runner creation; then programs
- * (whole pthread programs may use TLS or pthread_self) get pthreads, anything
- * else RUNNER_DEFAULT_BACKEND.  A misspelt WEFT_BACKEND must not silently
+ * WEFT_BACKEND=pthread|fiber, read at every runner creation; then
+ * RUNNER_DEFAULT_BACKEND, programs included (issue 22: a program that uses
+ * thread-local storage or thread identity is flagged WEFT_TARGET_REAL_THREADS
+ * by its glue, harness/program_main.c, when weft_add_program built it).  A misspelt WEFT_BACKEND must not silently
  * test something else: it stops the process (exit 2) with a message.
  */
 static sched_backend choose_backend(const weft_target *t)
@@ -84,8 +85,6 @@ static sched_backend choose_backend(const weft_target *t)
 		fprintf(stderr, "weft: WEFT_BACKEND=%s is not a backend: use pthread or fiber\n", env);
 		exit(2);
 	}
-	if (t->flags & WEFT_TARGET_PROGRAM)
-		return SCHED_BACKEND_PTHREAD;
 	return RUNNER_DEFAULT_BACKEND;
 }
 
@@ -131,6 +130,8 @@ sched_backend runner_backend(const weft_runner *r)
 {
 	return r->pool.backend;
 }
+
+_Static_assert(WEFT_MAX_PROGRAM_THREADS <= SCHED_MAX_THREADS, "program threads are managed threads");
 
 static int is_program(const weft_target *t)
 {
@@ -260,7 +261,7 @@ static const char *op_name_of_thread(const weft_runner *r, unsigned t)
 static weft_verdict judge_stall(weft_runner *r)
 {
 	const char *names[SCHED_MAX_THREADS];
-	for (unsigned t = 0; t < r->exec.n_slots; t++)
+	for (unsigned t = 0; t < r->exec.n_started; t++)
 		names[t] = op_name_of_thread(r, t);
 	char stall[400];
 	report_describe_stall(stall, sizeof stall, &r->exec, names);
@@ -319,6 +320,12 @@ static weft_verdict judge_stop(weft_runner *r)
 	case SCHED_STOP_ERROR:
 		snprintf(r->message, sizeof r->message, "%s", x->stop_message);
 		return WEFT_FAIL_MISUSE;
+	case SCHED_STOP_EXIT:   /* as the process would: 0 is success (program_env.c) */
+		if (x->exit_status == 0)
+			return WEFT_PASS;
+		snprintf(r->message, sizeof r->message, "thread %u called exit(%d)", x->stop_thread,
+			 x->exit_status);
+		return WEFT_FAIL_VALIDATION;
 	default:
 		snprintf(r->message, sizeof r->message,
 			 "execution exceeded the step budget of %u switch points",
@@ -409,7 +416,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
 	const weft_target *t = r->target;
 	sched_exec_config cfg = {
 		.n_threads = is_program(t) ? 1 : r->scenario.n_threads,
-		.max_threads = is_program(t) ? r->bounds.max_threads : 0,
+		.max_threads = is_program(t) ? WEFT_MAX_PROGRAM_THREADS : 0,
 		.step_budget = r->bounds.step_budget,
 		/* an obstruction-free claim is checked before a spinner would be descheduled */
 		.spin_limit = t->obstruction_free_steps > t->spin_limit ? t->obstruction_free_steps
@@ -446,7 +453,7 @@ static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t siz
 	input_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
 	r->plan.scenario = &r->scenario;
 	r->plan.choices = &r->choices;
-	r->plan.n_slots = r->bounds.program ? r->bounds.max_threads : r->scenario.n_threads;
+	r->plan.n_slots = r->bounds.program ? WEFT_MAX_PROGRAM_THREADS : r->scenario.n_threads;
 	return execute_scenario(r, input_schedule_bytes(&r->plan));
 }
 

@@ -63,7 +63,7 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 	exec->current = NULL;
 	exec->n_slots = cfg->max_threads > cfg->n_threads ? cfg->max_threads : cfg->n_threads;
 	exec->n_started = cfg->n_threads;
-	exec->runnable = exec->live = (uint32_t)((1ull << cfg->n_threads) - 1);
+	exec->runnable = exec->live = sched_first_n(cfg->n_threads);
 	exec->spinning = 0;
 	exec->stalled = 0;
 	exec->steps = 0;
@@ -77,8 +77,8 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 	exec->n_sync = 0;
 	exec->wait_counter = 0;
 	sched_trace_reset(&exec->trace);
-	for (unsigned i = 0; i < exec->n_slots; i++)
-		reset_thread(exec->pool->threads[i], exec, i < cfg->n_threads);
+	for (unsigned i = 0; i < cfg->n_threads; i++)   /* spawned ones: sched_spawn_slot */
+		reset_thread(exec->pool->threads[i], exec, true);
 }
 
 int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
@@ -86,8 +86,9 @@ int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 	if (cfg->n_threads == 0 || cfg->n_threads > SCHED_MAX_THREADS ||
 	    cfg->max_threads > SCHED_MAX_THREADS)
 		return -1;
-	unsigned slots = cfg->max_threads > cfg->n_threads ? cfg->max_threads : cfg->n_threads;
-	if (sched_pool_reserve(exec->pool, slots) != 0)
+	/* spawned threads' slots are made when spawned (sched_spawn_slot): 128 workers
+	   for a program that starts two would cost 128 pthreads or stacks up front */
+	if (sched_pool_reserve(exec->pool, cfg->n_threads) != 0)
 		return -1;
 	sched_pool_hold_controller(exec->pool);
 	reset_execution(exec, cfg);
@@ -99,20 +100,29 @@ int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 	return 0;
 }
 
-sched_thread *sched_runnable_from(sched_exec *exec, uint32_t mask, unsigned wanted)
+sched_thread *sched_runnable_from(sched_exec *exec, sched_mask mask, unsigned wanted)
 {
 	unsigned n = exec->n_slots;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned t = (wanted + i) % n;
-		if (mask & (1u << t))
+		if (sched_has(mask, t))
 			return exec->pool->threads[t];
 	}
 	return NULL;
 }
 
+sched_thread *sched_spawn_slot(sched_exec *exec, unsigned id)
+{
+	if (id >= exec->n_slots || sched_pool_reserve(exec->pool, id + 1) != 0)
+		return NULL;
+	sched_thread *t = exec->pool->threads[id];
+	reset_thread(t, exec, true);
+	return t;
+}
+
 sched_thread *sched_forced_next(sched_exec *exec, sched_thread *self)
 {
-	uint32_t mask = exec->runnable & ~(1u << self->id);
+	sched_mask mask = exec->runnable & ~sched_bit(self->id);
 	if (mask == 0)
 		return NULL;
 	if ((mask & (mask - 1)) == 0)   /* one candidate: no question to ask */
@@ -137,7 +147,7 @@ static void record_switch(sched_exec *exec, sched_thread *from, sched_thread *to
 /* Threads blocked in pthread_join on `self` may go on. */
 static void wake_joiners(sched_exec *exec, sched_thread *self)
 {
-	for (unsigned i = 0; i < exec->n_slots; i++) {
+	for (unsigned i = 0; i < exec->n_started; i++) {
 		sched_thread *t = exec->pool->threads[i];
 		if (t->wait == SCHED_WAIT_JOIN && t->wait_sync == (int16_t)self->id)
 			sched_unblock(exec, t);
@@ -174,8 +184,8 @@ static void finish_thread(sched_thread *self)
 {
 	sched_exec *exec = self->exec;
 	self->finished = true;
-	exec->runnable &= ~(1u << self->id);
-	exec->live &= ~(1u << self->id);
+	exec->runnable &= ~sched_bit(self->id);
+	exec->live &= ~sched_bit(self->id);
 	if (!exec->cut)
 		wake_joiners(exec, self);
 	sched_thread *next = next_after(exec, self);
@@ -204,7 +214,7 @@ void sched_thread_run(sched_thread *self)
 void sched_block(sched_thread *self)
 {
 	sched_exec *exec = self->exec;
-	exec->runnable &= ~(1u << self->id);
+	exec->runnable &= ~sched_bit(self->id);
 	sched_event *e = sched_trace_append(&exec->trace, SCHED_EV_BLOCK, (uint8_t)self->id);
 	e->value = (uint64_t)self->wait;
 	e->site_id = (uint32_t)(self->wait_sync + 1);
@@ -219,8 +229,8 @@ void sched_block(sched_thread *self)
 void sched_unblock(sched_exec *exec, sched_thread *t)
 {
 	t->wait = SCHED_WAIT_NONE;
-	if (exec->live & (1u << t->id))
-		exec->runnable |= 1u << t->id;
+	if (sched_has(exec->live, t->id))
+		exec->runnable |= sched_bit(t->id);
 }
 
 __attribute__((noinline)) void sched_hand_off(sched_thread *self, sched_thread *next, bool preemptive)

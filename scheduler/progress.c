@@ -57,8 +57,8 @@ void sched_note_resumed(sched_thread *self)
 static void deschedule_spinner(sched_thread *self)
 {
 	sched_exec *exec = self->exec;
-	exec->spinning |= 1u << self->id;
-	exec->runnable &= ~(1u << self->id);
+	exec->spinning |= sched_bit(self->id);
+	exec->runnable &= ~sched_bit(self->id);
 	sched_trace_append(&exec->trace, SCHED_EV_SPIN, (uint8_t)self->id);
 	sched_thread *next = sched_forced_next(exec, self);
 	sched_hand_off(self, next, false);
@@ -71,7 +71,7 @@ bool sched_progress_check(sched_thread *self)
 		sched_stop_execution(self, SCHED_STOP_OBSTRUCTION);
 	if (self->quiet <= exec->cfg.spin_limit)
 		return false;
-	if (exec->runnable & ~(1u << self->id)) {
+	if (exec->runnable & ~sched_bit(self->id)) {
 		deschedule_spinner(self);
 		return true;
 	}
@@ -83,9 +83,9 @@ bool sched_progress_check(sched_thread *self)
 /* The lowest-numbered live thread whose wait may end by itself, or NULL. */
 static sched_thread *timed_waiter(sched_exec *exec)
 {
-	for (unsigned i = 0; i < exec->n_slots; i++) {
+	for (unsigned i = 0; i < exec->n_started; i++) {
 		sched_thread *t = exec->pool->threads[i];
-		if ((exec->live & (1u << i)) && t->wait != SCHED_WAIT_NONE && t->timed)
+		if (sched_has(exec->live, i) && t->wait != SCHED_WAIT_NONE && t->timed)
 			return t;
 	}
 	return NULL;
@@ -99,11 +99,11 @@ sched_thread *sched_resolve_stall(sched_exec *exec)
 		sched_unblock(exec, t);
 		return t;
 	}
-	uint32_t spinners = exec->spinning & exec->live;
+	sched_mask spinners = exec->spinning & exec->live;
 	if (spinners) {
 		t = sched_runnable_from(exec, spinners, 0);
-		exec->spinning &= ~(1u << t->id);
-		exec->runnable |= 1u << t->id;
+		exec->spinning &= ~sched_bit(t->id);
+		exec->runnable |= sched_bit(t->id);
 		return t;
 	}
 	return NULL;

@@ -48,7 +48,7 @@
 #include "strategy.h"
 #include "trace.h"
 
-#define SCHED_MAX_THREADS 8
+#define SCHED_MAX_THREADS 128     /* managed threads: mask.h's bits */
 #define SCHED_MAX_SYNC 64          /* blocking objects one execution may touch */
 
 struct sched_exec;
@@ -73,6 +73,7 @@ enum sched_stop {
 	SCHED_STOP_OBSTRUCTION,   /* an operation ran alone too long (obstruction-freedom) */
 	SCHED_STOP_ASSERTION,     /* the program failed an assertion (weft_impl_fail) */
 	SCHED_STOP_ERROR,         /* misuse: unlock of a lock not held, too many objects */
+	SCHED_STOP_EXIT,          /* the program called exit(): exit_status */
 };
 
 /* What a blocked thread waits for (sync.c). */
@@ -99,7 +100,7 @@ typedef struct sched_sync {
 	uint8_t owner;            /* mutex, rwlock writer: thread + 1; 0 = free */
 	uint8_t recursive;        /* mutex: PTHREAD_MUTEX_RECURSIVE */
 	uint32_t depth;           /* recursive mutex: times locked by its owner */
-	uint32_t readers;         /* rwlock: bit t = thread t holds it for reading */
+	sched_mask readers;       /* rwlock: bit t = thread t holds it for reading */
 	int64_t count;            /* semaphore value */
 	unsigned number;          /* 1, 2, ... in order of first use: its name in reports */
 	const weft_site *first_site;
@@ -171,16 +172,17 @@ typedef struct sched_exec {
 	sched_exec_config cfg;
 	sched_pool *pool;
 	sched_thread *current;      /* holder of the baton, NULL = controller */
-	uint32_t runnable;          /* bit t: thread t can run (not finished, blocked or descheduled) */
-	uint32_t live;              /* bit t: thread t started and not finished */
-	uint32_t spinning;          /* bit t: descheduled as a spinner until memory changes */
-	uint32_t stalled;           /* the live threads when no thread could run (reports) */
+	sched_mask runnable;        /* bit t: thread t can run (not finished, blocked or descheduled) */
+	sched_mask live;            /* bit t: thread t started and not finished */
+	sched_mask spinning;        /* bit t: descheduled as a spinner until memory changes */
+	sched_mask stalled;         /* the live threads when no thread could run (reports) */
 	unsigned n_slots;           /* cfg.max_threads or cfg.n_threads */
 	unsigned n_started;         /* threads started (spawned ones included) */
 	uint64_t epoch;             /* changes of shared memory so far */
 	uint8_t stop;               /* enum sched_stop */
 	uint8_t stop_thread;        /* the thread that stopped it */
 	char stop_message[160];     /* SCHED_STOP_ASSERTION / _ERROR: what happened */
+	int exit_status;            /* SCHED_STOP_EXIT: exit()'s argument */
 	unsigned n_sync;
 	sched_sync sync[SCHED_MAX_SYNC];
 	uint64_t wait_counter;
@@ -268,7 +270,9 @@ sched_thread *sched_resolve_stall(sched_exec *exec);
 /* The thread resumed: reset its counts if memory changed meanwhile (progress.c). */
 void sched_note_resumed(sched_thread *self);
 /* The first thread of `mask` cyclically from thread `wanted`, or NULL (exec.c). */
-sched_thread *sched_runnable_from(sched_exec *exec, uint32_t mask, unsigned wanted);
+sched_thread *sched_runnable_from(sched_exec *exec, sched_mask mask, unsigned wanted);
+/* Spawned thread `id` of this execution: its slot, made on first use (exec.c); NULL = none. */
+sched_thread *sched_spawn_slot(sched_exec *exec, unsigned id);
 /* Who runs when `self` cannot go on: asks the strategy if there is a choice (exec.c). */
 sched_thread *sched_forced_next(sched_exec *exec, sched_thread *self);
 bool sched_switch_point(sched_thread *self);                 /* switch_point.c */

@@ -13,8 +13,8 @@
  *                    step of that call is it preempted next?  0 = not again in
  *                    this call.  Steps count the thread's own switch points
  *                    outside atomic blocks, the call's start being step 1;
- *   pick             which thread runs next, out of `runnable` (a bit mask of the
- *                    threads that can run, never including `thread`).  Asked
+ *   pick             which thread runs next, out of `runnable` (a set of the
+ *                    threads that can run, mask.h, never including `thread`).  Asked
  *                    at a planned preemption (`forced` false: answering
  *                    `thread` itself means "no switch after all") and when
  *                    `thread` cannot go on (`forced` true: it finished, blocked
@@ -36,11 +36,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mask.h"
+
 typedef struct sched_strategy {
 	void *self;
 	uint64_t (*next_preemption)(void *self, unsigned thread, uint32_t call, uint64_t step);
 	unsigned (*pick)(void *self, unsigned thread, uint32_t call, uint64_t step,
-			 uint32_t runnable, bool forced);
+			 sched_mask runnable, bool forced);
 	uint64_t (*choose)(void *self, uint64_t bound);
 } sched_strategy;
 

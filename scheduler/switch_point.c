@@ -16,7 +16,7 @@ static __attribute__((noinline)) bool preempt(sched_thread *self)
 	sched_exec *exec = self->exec;
 	const sched_strategy *s = &exec->cfg.strategy;
 	sched_thread *next = NULL;
-	uint32_t others = exec->runnable & ~(1u << self->id);
+	sched_mask others = exec->runnable & ~sched_bit(self->id);
 	if (others) {
 		unsigned wanted = s->pick(s->self, self->id, self->call, self->call_step,
 					  others, false);

@@ -142,7 +142,7 @@ static int wait_on(sched_thread *self, sched_sync *o, enum sched_wait why, weft_
 static void wake_all(sched_exec *exec, const sched_sync *o, enum sched_wait why)
 {
 	int16_t idx = index_of(exec, o);
-	for (unsigned i = 0; i < exec->n_slots; i++) {
+	for (unsigned i = 0; i < exec->n_started; i++) {
 		sched_thread *t = exec->pool->threads[i];
 		if (t->wait == why && t->wait_sync == idx)
 			sched_unblock(exec, t);
@@ -296,7 +296,7 @@ int weft_cond_signal_at(pthread_cond_t *c, weft_site *site)
 	sched_sync *o = sync_of(self, c, SCHED_SYNC_COND, site);
 	int16_t idx = index_of(exec, o);
 	sched_thread *first = NULL;
-	for (unsigned i = 0; i < exec->n_slots; i++) {
+	for (unsigned i = 0; i < exec->n_started; i++) {
 		sched_thread *t = exec->pool->threads[i];
 		if (t->wait == SCHED_WAIT_COND && t->wait_sync == idx &&
 		    (!first || t->wait_order < first->wait_order))
@@ -353,7 +353,7 @@ int weft_rwlock_rdlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 		return EBUSY;
 	while (o->owner)
 		wait_on(self, o, SCHED_WAIT_READ, site, false);
-	o->readers |= 1u << self->id;
+	o->readers |= sched_bit(self->id);
 	sched_note_change(self);
 	return 0;
 }
@@ -387,8 +387,8 @@ int weft_rwlock_unlock_at(pthread_rwlock_t *l, weft_site *site)
 	set_event(self, ev, o, 0);
 	if (o->owner == self->id + 1)
 		o->owner = 0;
-	else if (o->readers & (1u << self->id))
-		o->readers &= ~(1u << self->id);
+	else if (sched_has(o->readers, self->id))
+		o->readers &= ~sched_bit(self->id);
 	else
 		misuse(self, "thread %u unlocks rwlock %u, which it does not hold", self->id, o->number);
 	sched_note_change(self);
@@ -488,13 +488,14 @@ int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr, void *(*star
 	size_t ev = sync_point(self, site, NULL);
 	if (exec->n_started == exec->n_slots)
 		misuse(self, "more than %u threads (the target's max_threads)", exec->n_slots);
+	sched_thread *child = sched_spawn_slot(exec, exec->n_started);
+	if (!child)
+		misuse(self, "could not start managed thread %u", exec->n_started);
 	unsigned id = exec->n_started++;
-	sched_thread *child = exec->pool->threads[id];
-	child->finished = false;
 	child->start = start;
 	child->start_arg = arg;
-	exec->live |= 1u << id;
-	exec->runnable |= 1u << id;
+	exec->live |= sched_bit(id);
+	exec->runnable |= sched_bit(id);
 	set_event(self, ev, NULL, id);
 	sched_note_change(self);
 	*t = handle_of(id);

@@ -61,7 +61,7 @@ void dpor_steps_reset(dpor_steps *s)
 	s->n_objects = 0;
 	s->parsed = 0;
 	s->boundary = 0;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
+	for (unsigned t = 0; t < DPOR_MAX_THREADS; t++)
 		s->last[t] = -1;
 }
 
@@ -153,6 +153,8 @@ int dpor_steps_parse(dpor_steps *s, const sched_trace *t)
 		if (e->kind == SCHED_EV_SWITCH || e->kind == SCHED_EV_PREEMPT)
 			continue;
 		unsigned th = e->thread;
+		if (th >= DPOR_MAX_THREADS)
+			return -2;
 		dpor_step *st;
 		if ((s->boundary & (1u << th)) || s->last[th] < 0) {
 			s->boundary &= ~(1u << th);
@@ -171,7 +173,7 @@ int dpor_steps_parse(dpor_steps *s, const sched_trace *t)
 
 static void join(uint32_t *into, const uint32_t *from)
 {
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
+	for (unsigned t = 0; t < DPOR_MAX_THREADS; t++)
 		if (from[t] > into[t])
 			into[t] = from[t];
 }
@@ -192,8 +194,8 @@ static int compute_clocks(dpor_steps *s)
 		s->clock = more;
 		s->clock_cap = s->n;
 	}
-	int32_t prev[SCHED_MAX_THREADS];
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
+	int32_t prev[DPOR_MAX_THREADS];
+	for (unsigned t = 0; t < DPOR_MAX_THREADS; t++)
 		prev[t] = -1;
 	for (size_t k = 0; k < s->n; k++) {
 		uint32_t *c = s->clock[k];
@@ -220,8 +222,8 @@ static int compute_clocks(dpor_steps *s)
 static uint32_t initials(const dpor_steps *s, size_t j, size_t k)
 {
 	unsigned tj = s->step[j].thread;
-	int64_t first[SCHED_MAX_THREADS];
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
+	int64_t first[DPOR_MAX_THREADS];
+	for (unsigned t = 0; t < DPOR_MAX_THREADS; t++)
 		first[t] = -1;
 	for (size_t i = j + 1; i <= k; i++) {
 		unsigned t = s->step[i].thread;
@@ -229,11 +231,11 @@ static uint32_t initials(const dpor_steps *s, size_t j, size_t k)
 			first[t] = (int64_t)i;
 	}
 	uint32_t out = 0;
-	for (unsigned q = 0; q < SCHED_MAX_THREADS; q++) {
+	for (unsigned q = 0; q < DPOR_MAX_THREADS; q++) {
 		if (first[q] < 0)
 			continue;
 		bool initial = true;
-		for (unsigned r = 0; r < SCHED_MAX_THREADS && initial; r++)
+		for (unsigned r = 0; r < DPOR_MAX_THREADS && initial; r++)
 			if (r != q && first[r] >= 0 && first[r] < first[q] &&
 			    before((size_t)first[r], r, s->clock[first[q]]))
 				initial = false;
@@ -247,7 +249,7 @@ static uint32_t initials(const dpor_steps *s, size_t j, size_t k)
 static void races_of(const dpor_steps *s, size_t k, dpor_race_fn found, void *ctx)
 {
 	unsigned p = s->step[k].thread;
-	uint32_t c[SCHED_MAX_THREADS] = { 0 };
+	uint32_t c[DPOR_MAX_THREADS] = { 0 };
 	bool seen_previous = false;
 	for (size_t j = k; j-- > 0;) {
 		unsigned tj = s->step[j].thread;

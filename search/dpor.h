@@ -46,6 +46,13 @@
 #include "../scheduler/sched.h"
 
 #define DPOR_MAX_ACCESSES 4
+/*
+ * Threads the search tracks: 32-bit sets and per-thread vector clocks.  The
+ * scheduler runs up to SCHED_MAX_THREADS (128); an execution with more threads
+ * than this is refused by the search (dpor_steps_parse returns -2), so
+ * systematic mode says so instead of exploring part of it.
+ */
+#define DPOR_MAX_THREADS 32
 #define DPOR_CONFLICTS_ALL 0xff   /* n_access value: dependent with every step */
 
 typedef struct dpor_step {
@@ -60,11 +67,11 @@ typedef struct dpor_step {
 typedef struct dpor_steps {
 	dpor_step *step;
 	size_t n, cap;
-	uint32_t (*clock)[SCHED_MAX_THREADS];  /* happens-before, filled by dpor_races */
+	uint32_t (*clock)[DPOR_MAX_THREADS];  /* happens-before, filled by dpor_races */
 	size_t clock_cap;
 	size_t parsed;                 /* trace events consumed */
 	uint32_t boundary;             /* bit t: thread t's next event starts a step */
-	int32_t last[SCHED_MAX_THREADS];   /* each thread's current step, -1 = none */
+	int32_t last[DPOR_MAX_THREADS];   /* each thread's current step, -1 = none */
 	const void **objects;          /* object name -> address, this execution */
 	size_t n_objects, objects_cap;
 } dpor_steps;
@@ -81,7 +88,7 @@ bool dpor_dependent_later(const dpor_step *earlier, uint32_t known, const dpor_s
 void dpor_steps_init(dpor_steps *s);
 void dpor_steps_free(dpor_steps *s);
 void dpor_steps_reset(dpor_steps *s);
-/* Consume the trace's new events; returns -1 when out of memory. */
+/* Consume the trace's new events; returns -1 when out of memory, -2 past DPOR_MAX_THREADS. */
 int dpor_steps_parse(dpor_steps *s, const sched_trace *t);
 /* `thread` is at a switch point: its next event starts a new step (parse first). */
 void dpor_steps_boundary(dpor_steps *s, unsigned thread);

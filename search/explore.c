@@ -69,7 +69,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 static unsigned slots_of(const search_explorer *x, const input_scenario *s)
 {
 	const input_bounds *b = runner_bounds(x->runner);
-	return b->program ? b->max_threads : s->n_threads;
+	return b->program ? WEFT_MAX_PROGRAM_THREADS : s->n_threads;
 }
 
 static int same_scenario(const input_scenario *a, const input_scenario *b)

@@ -36,8 +36,8 @@ typedef struct dfs_node {
 	uint32_t done;           /* threads tried here (the current choice included) */
 	uint32_t sleep;          /* threads asleep on entry */
 	uint32_t objects;        /* objects named before this decision (dpor.h) */
-	dpor_step first[SCHED_MAX_THREADS];   /* each tried or sleeping thread's step from here */
-	uint32_t known[SCHED_MAX_THREADS];    /* objects named before each of those steps */
+	dpor_step first[DPOR_MAX_THREADS];   /* each tried or sleeping thread's step from here */
+	uint32_t known[DPOR_MAX_THREADS];    /* objects named before each of those steps */
 } dfs_node;
 
 struct search_dfs {
@@ -50,8 +50,9 @@ struct search_dfs {
 	size_t cursor;               /* next node of the path */
 	unsigned preemptions;
 	uint32_t sleep;
-	dpor_step sleep_step[SCHED_MAX_THREADS];   /* the step each sleeper would take */
-	uint32_t sleep_known[SCHED_MAX_THREADS];   /* objects named before that step */
+	dpor_step sleep_step[DPOR_MAX_THREADS];   /* the step each sleeper would take */
+	uint32_t sleep_known[DPOR_MAX_THREADS];   /* objects named before that step */
+	uint32_t started;            /* threads that passed a switch point (fresh()) */
 	bool stop_deciding;          /* redundant or diverged: no more nodes */
 	size_t useful_steps;         /* steps before the execution became redundant */
 	dpor_steps steps;
@@ -88,6 +89,7 @@ static void reset_execution(search_dfs *d)
 	d->cursor = 0;
 	d->preemptions = 0;
 	d->sleep = 0;
+	d->started = 0;
 	d->stop_deciding = false;
 	d->useful_steps = SIZE_MAX;
 	dpor_steps_reset(&d->steps);
@@ -122,7 +124,10 @@ static void wake(search_dfs *d, const dpor_step *st)
 static void parse(search_dfs *d)
 {
 	size_t before = d->steps.n;
-	if (dpor_steps_parse(&d->steps, d->trace) != 0)
+	int rc = dpor_steps_parse(&d->steps, d->trace);
+	if (rc == -2)
+		d->cur.too_many_threads = true;
+	else if (rc != 0)
 		d->cur.out_of_memory = true;
 	if (d->cursor > 0) {
 		dfs_node *n = &d->node[d->cursor - 1];
@@ -135,10 +140,18 @@ static void parse(search_dfs *d)
 		wake(d, &d->steps.step[i]);
 }
 
-/* A thread just switched to, that has not run yet: its first ask is no decision. */
-static bool fresh(const sched_trace *t, unsigned thread)
+/*
+ * A thread just switched to that has not run at all yet: its first ask is no
+ * decision.  Both halves matter.  A thread resumed after blocking (a lock it
+ * now holds, a join that returned) has also been "just switched to" when it
+ * reaches its next switch point, but it did something since (took the lock):
+ * that ask is a decision, or the executions where another thread runs right
+ * after the wake-up are never explored (issue 22: spawned program threads).
+ */
+static bool fresh(const search_dfs *d, unsigned thread)
 {
-	if (t->n == 0)
+	const sched_trace *t = d->trace;
+	if (t->n == 0 || (d->started & bit(thread)))
 		return false;
 	const sched_event *e = &t->events[t->n - 1];
 	return (e->kind == SCHED_EV_SWITCH || e->kind == SCHED_EV_PREEMPT) && e->other == thread;
@@ -194,6 +207,16 @@ static unsigned new_decision(search_dfs *d, unsigned thread, bool forced, uint32
 		return stop(d, thread, forced, enabled);
 	}
 	memset(n, 0, offsetof(dfs_node, first));
+	/*
+	 * Until a thread's step from here is seen, it conflicts with everything:
+	 * a thread resumed after blocking may reach its next decision with no event
+	 * (taking the lock it waited for records none), so the chosen thread's first
+	 * step can be missing; a sleeper remembered with it then wakes at once.
+	 */
+	for (unsigned t = 0; t < DPOR_MAX_THREADS; t++) {
+		n->first[t].n_access = DPOR_CONFLICTS_ALL;
+		n->known[t] = 0;
+	}
 	n->step = (uint32_t)d->steps.n;
 	n->thread = (uint8_t)thread;
 	n->forced = forced;
@@ -257,11 +280,19 @@ static void take(search_dfs *d, unsigned thread, uint32_t call, uint64_t step,
 }
 
 static unsigned dfs_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			 uint32_t runnable, bool forced)
+			 sched_mask all_runnable, bool forced)
 {
 	search_dfs *d = self;
 	parse(d);
-	if (!forced && fresh(d->trace, thread))
+	if (all_runnable >> DPOR_MAX_THREADS || thread >= DPOR_MAX_THREADS) {
+		d->cur.too_many_threads = true;   /* refused: see dpor.h */
+		d->stop_deciding = true;
+		return forced ? sched_lowest(all_runnable) : thread;
+	}
+	uint32_t runnable = (uint32_t)all_runnable;
+	bool first = !forced && fresh(d, thread);
+	d->started |= bit(thread);
+	if (first)
 		return thread;
 	uint32_t enabled = forced ? runnable : runnable | bit(thread);
 	unsigned choice = decide(d, thread, forced, enabled);
@@ -275,6 +306,7 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
 	search_dfs *d = self;
 	(void)call;
 	if (step > 0) {
+		d->started |= bit(thread);
 		parse(d);
 		dpor_steps_boundary(&d->steps, thread);
 	}
@@ -345,7 +377,8 @@ static int map_nodes(search_dfs *d)
 	}
 	for (size_t i = 0; i < d->steps.n; i++)
 		d->node_at[i] = -1;
-	for (size_t i = 0; i < d->n_nodes; i++)
+	/* several decisions may start the same step (no event between them): the first */
+	for (size_t i = d->n_nodes; i-- > 0;)
 		if (d->node[i].step < d->steps.n)
 			d->node_at[d->node[i].step] = (int32_t)i;
 	return 0;
@@ -384,10 +417,11 @@ int search_dfs_next(search_dfs *d)
 	if (d->cursor < d->replay && !d->stop_deciding)
 		d->cur.diverged = true;   /* ended before the branch being explored */
 	d->n_nodes = d->cursor;
-	if (d->reduce && !d->cur.diverged)
+	if (d->reduce && !d->cur.diverged && !d->cur.too_many_threads)
 		analyse(d, first_new_step);
 	d->last = d->cur;
-	int more = d->cur.diverged || d->cur.out_of_memory ? 0 : backtrack(d);
+	bool broken = d->cur.diverged || d->cur.out_of_memory || d->cur.too_many_threads;
+	int more = broken ? 0 : backtrack(d);
 	reset_execution(d);
 	return more;
 }

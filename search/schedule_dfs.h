@@ -58,6 +58,7 @@ typedef struct search_dfs_execution {
 	bool forced_not_lowest;   /* a forced switch went to a thread other than the
 				     lowest runnable one: the input format cannot say so */
 	bool out_of_memory;
+	bool too_many_threads;   /* more than DPOR_MAX_THREADS: the search refuses it */
 	unsigned n_preemptions;
 	input_preemption preemption[INPUT_MAX_PREEMPTIONS];
 	uint32_t preempted_call[INPUT_MAX_PREEMPTIONS];   /* the call each was in */

@@ -82,7 +82,7 @@ typedef struct search_uniform {
 	search_rng rng;
 	search_steps steps;
 	uint64_t estimate[SCHED_MAX_THREADS];   /* each thread's switch points */
-	uint32_t committed;                     /* chosen before it started: not asked again */
+	sched_mask committed;                   /* chosen before it started: not asked again */
 } search_uniform;
 
 void search_uniform_init(search_uniform *u, uint64_t seed);

@@ -77,11 +77,11 @@ static inline uint64_t search_rng_below(search_rng *r, uint64_t bound)
 }
 
 /* A uniformly chosen thread of the non-empty bit mask. */
-static inline unsigned search_rng_member(search_rng *r, uint32_t mask)
+static inline unsigned search_rng_member(search_rng *r, sched_mask mask)
 {
-	unsigned k = (unsigned)search_rng_below(r, (uint64_t)__builtin_popcount(mask));
-	for (unsigned t = 0; t < 32; t++)
-		if ((mask >> t) & 1u) {
+	unsigned k = (unsigned)search_rng_below(r, (uint64_t)sched_count(mask));
+	for (unsigned t = 0; t < SCHED_MASK_BITS; t++)
+		if (sched_has(mask, t)) {
 			if (k == 0)
 				return t;
 			k--;

@@ -31,17 +31,17 @@ static uint64_t pct_next_preemption(void *self, unsigned thread, uint32_t call, 
 }
 
 static unsigned pct_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			 uint32_t runnable, bool forced)
+			 sched_mask runnable, bool forced)
 {
 	search_pct *p = self;
 	(void)call;
 	if (!forced)
 		apply_changes(p, thread, search_steps_now(&p->steps, thread, step));
-	uint32_t candidates = forced ? runnable : runnable | (1u << thread);
+	sched_mask candidates = forced ? runnable : runnable | sched_bit(thread);
 	unsigned best = thread;
 	int found = 0;
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
-		if (((candidates >> t) & 1u) && (!found || p->prio[t] > p->prio[best])) {
+		if (sched_has(candidates, t) && (!found || p->prio[t] > p->prio[best])) {
 			best = t;
 			found = 1;
 		}

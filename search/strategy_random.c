@@ -11,12 +11,12 @@ static uint64_t walk_next_preemption(void *self, unsigned thread, uint32_t call,
 }
 
 static unsigned walk_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			  uint32_t runnable, bool forced)
+			  sched_mask runnable, bool forced)
 {
 	search_random_walk *w = self;
 	(void)call;
 	(void)step;
-	uint32_t candidates = forced ? runnable : runnable | (1u << thread);
+	sched_mask candidates = forced ? runnable : runnable | sched_bit(thread);
 	return search_rng_member(&w->rng, candidates);
 }
 

@@ -18,7 +18,7 @@ static uint64_t uniform_next_preemption(void *self, unsigned thread, uint32_t ca
 {
 	search_uniform *u = self;
 	if (step > 0 && thread < SCHED_MAX_THREADS)
-		u->committed &= ~(1u << thread);
+		u->committed &= ~sched_bit(thread);
 	return search_steps_next(&u->steps, thread, call, step);
 }
 
@@ -32,17 +32,17 @@ static uint64_t remaining(const search_uniform *u, unsigned t, unsigned asking)
 }
 
 static unsigned uniform_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			     uint32_t runnable, bool forced)
+			     sched_mask runnable, bool forced)
 {
 	search_uniform *u = self;
 	(void)call;
 	(void)step;
-	if (!forced && thread < SCHED_MAX_THREADS && (u->committed & (1u << thread)))
+	if (!forced && thread < SCHED_MAX_THREADS && sched_has(u->committed, thread))
 		return thread;   /* chosen to run its first step: this is that step */
-	uint32_t candidates = forced ? runnable : runnable | (1u << thread);
+	sched_mask candidates = forced ? runnable : runnable | sched_bit(thread);
 	uint64_t weight[SCHED_MAX_THREADS], sum = 0;
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++) {
-		weight[t] = (candidates >> t) & 1u ? remaining(u, t, forced ? SCHED_MAX_THREADS : thread) : 0;
+		weight[t] = sched_has(candidates, t) ? remaining(u, t, forced ? SCHED_MAX_THREADS : thread) : 0;
 		sum += weight[t];
 	}
 	uint64_t r = search_rng_below(&u->rng, sum);
@@ -55,7 +55,7 @@ static unsigned uniform_pick(void *self, unsigned thread, uint32_t call, uint64_
 		r -= weight[t];
 	}
 	if (chosen != thread && u->steps.thread[chosen] == 0)
-		u->committed |= 1u << chosen;
+		u->committed |= sched_bit(chosen);
 	return chosen;
 }
 

@@ -29,10 +29,12 @@ static int account(explorer *x, weft_verdict v, const weft_result *res)
 	const search_dfs_execution *e = search_dfs_last(x->dfs);
 	search_systematic_stats *st = x->st;
 	st->executions++;
-	if (e->diverged || e->out_of_memory || v == WEFT_ERROR) {
+	if (e->diverged || e->out_of_memory || e->too_many_threads || v == WEFT_ERROR) {
 		snprintf(x->message, x->cap, "%s",
 			 e->diverged ? "the target is nondeterministic: replaying a decision "
 				       "prefix ran differently" :
+			 e->too_many_threads ? "more than 32 threads: systematic mode explores "
+					       "at most 32 (search/dpor.h)" :
 			 v == WEFT_ERROR ? res->message : "out of memory");
 		return SEARCH_SYSTEMATIC_ERROR;
 	}

@@ -14,8 +14,8 @@
  *
  * Also asserted: errno is per managed thread on both backends (a fiber's errno
  * is saved across switches); WEFT_TARGET_REAL_THREADS gets pthreads whatever
- * WEFT_BACKEND says; programs default to pthreads and data structures to
- * fibers; WEFT_BACKEND=bogus stops the process with exit status 2 and a
+ * WEFT_BACKEND says; programs (without thread-locals: program_tls.sh) and
+ * data structures default to fibers; WEFT_BACKEND=bogus stops the process with exit status 2 and a
  * message; fiber and pthread runners made before fork() work in the child
  * (afl-fuzz's fork server).
  *
@@ -320,7 +320,7 @@ static void test_selection(void)
 	      "WEFT_TARGET_REAL_THREADS ran on %s under WEFT_BACKEND=fiber", weft_runner_backend(r));
 	weft_runner_free(r);
 	r = runner_on(backends_pthread_account(), NULL);
-	CHECK(strcmp(weft_runner_backend(r), "pthread") == 0, "a program defaults to %s",
+	CHECK(strcmp(weft_runner_backend(r), "fiber") == 0, "a program defaults to %s",
 	      weft_runner_backend(r));
 	weft_runner_free(r);
 	r = runner_on(backends_counter(), NULL);

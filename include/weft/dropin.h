@@ -16,6 +16,12 @@
  * To fuzz a whole program, also rename its main (-Dmain=weft_program_main) and
  * link harness/program_main.c: see README "Fuzzing an existing pthread program".
  *
+ * Also exit, _Exit, abort, sleep, usleep, nanosleep, clock_gettime, time,
+ * gettimeofday and the program's stdout (printf, puts, putchar, vprintf and
+ * any use of `stdout`): <weft/program.h> says what each does in an execution.
+ * These are renames only: calls from other objects (libraries) or through
+ * function pointers are the real ones; no symbol is interposed.
+ *
  * Not covered: atomic_flag_*, atomic_thread_fence (no switch point needed
  * under sequential consistency), function pointers to the renamed functions
  * (taking &pthread_mutex_lock gets the real one), plain memory accesses.
@@ -31,8 +37,14 @@
 #include <sched.h>
 #include <semaphore.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "weft/atomic.h"
+#include "weft/program.h"
 #include "weft/sync.h"
 
 /* ---- pthreads ---- */
@@ -67,6 +79,23 @@
 #define pthread_self() weft_thread_self()
 #define pthread_exit(r) weft_thread_exit(r)
 #define pthread_detach(t) weft_thread_detach(t)
+
+/* ---- the outside world: exits, sleeps, clocks, stdout (<weft/program.h>) ---- */
+#define exit(s) weft_exit(s)
+#define _Exit(s) weft_exit(s)
+#define abort() weft_abort()
+#define sleep(s) weft_sleep(s)
+#define usleep(us) weft_usleep(us)
+#define nanosleep(req, rem) weft_nanosleep((req), (rem))
+#define clock_gettime(c, t) weft_clock_gettime((c), (t))
+#define time(t) weft_time(t)
+#define gettimeofday(tv, tz) weft_gettimeofday((tv), (tz))
+#undef stdout
+#define stdout (weft_program_stdout())
+#define printf(...) fprintf(stdout, __VA_ARGS__)
+#define vprintf(f, ap) vfprintf(stdout, (f), (ap))
+#define puts(s) weft_program_puts(s)
+#define putchar(c) fputc((c), stdout)
 
 /* ---- C11 <stdatomic.h> generic functions ---- */
 #undef atomic_load

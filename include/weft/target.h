@@ -45,6 +45,13 @@ extern "C" {
 #define WEFT_MAX_ARGS 2        /* arguments per operation */
 #define WEFT_MAX_THREADS 8     /* managed threads per execution */
 #define WEFT_MAX_OPS 8         /* operations per thread */
+/*
+ * Managed threads of a whole program (WEFT_PROGRAM_TARGET): main and every
+ * thread it spawns.  The input gives control bytes (scenario.h) to the first
+ * WEFT_MAX_THREADS of them; the others run when a forced switch or another
+ * thread's preemption (its `to` byte, modulo this number) picks them.
+ */
+#define WEFT_MAX_PROGRAM_THREADS 128
 #define WEFT_MAX_TARGET_OPS 32 /* operations a target declares */
 #define WEFT_MAX_GROUPS 8      /* distinct non-zero weft_op.group values */
 
@@ -177,11 +184,13 @@ typedef struct weft_target {
  * WEFT_PROGRAM_TARGET(name, fn): the target is a whole program, `int fn(void)`,
  * run on managed thread 0 once per input; the threads it creates with
  * pthread_create (through <weft/sync.h> or <weft/dropin.h>) are managed
- * threads 1, 2, ... in creation order, up to WEFT_MAX_THREADS in all.  The
+ * threads 1, 2, ... in creation order, up to WEFT_MAX_PROGRAM_THREADS in all.  The
  * input schedules each of them (scenario.h).  Verdicts: a deadlock, livelock,
  * failed assert() (with harness/program_main.c) or weft_fail(), or fn
- * returning non-zero ("validation").  fn must set up every global it uses, as
- * main does when a process starts: globals keep their values between inputs.
+ * returning non-zero ("validation").  Built by weft_add_program (or with its
+ * section renaming, README), the program's own globals are restored to their
+ * start-up values before every input (harness/program_main.c); otherwise fn
+ * must set up every global it uses: globals keep their values between inputs.
  */
 #define WEFT_PROGRAM_TARGET(tname, fn)                                              \
 	static int64_t weft_program_main_op_(void *instance, const int64_t *args)  \

@@ -1,0 +1,49 @@
+#!/bin/sh
+# cmake/weft_program_cc.sh OBJCOPY OBJDUMP COMPILER ARGS... - the compiler
+# launcher of whole-program targets (weft_add_program): compile as asked, then,
+# for the program's own objects (those compiled with -Dmain=weft_program_main),
+# move their writable data into sections of their own:
+#
+#   .data, .data.*  (not .data.rel.ro*)  -> weft_prog_data
+#   .bss, .bss.*                         -> weft_prog_bss
+#
+# so that harness/program_main.c finds exactly the program's globals and
+# statics between the linker's __start_/__stop_ symbols, snapshots them once
+# and restores them before every execution (issue 22).  libweft, the glue and
+# the fuzzer's runtime are compiled without this launcher's renaming: their
+# globals are never touched.  Thread-local sections (.tdata, .tbss) and
+# read-only ones are left alone.  Both gcc and clang objects (ELF) work.
+#
+# Fibers or threads: an object with thread-local data (.tdata, .tbss) or that
+# calls for thread identity itself (pthread_self, pthread_getspecific,
+# pthread_setspecific, pthread_key_create, gettid: the drop-in header renames
+# pthread_self, so what is left was taken by address or declared otherwise) gets
+# the weak symbol weft_program_needs_threads; harness/program_main.c then
+# flags the target WEFT_TARGET_REAL_THREADS and it runs on pthreads.  Without
+# it a program runs on fibers (runner/runner.c), ~20x faster.
+objcopy=$1 objdump=$2
+shift 2
+"$@" || exit $?
+case " $* " in
+*" -Dmain=weft_program_main "*) ;;
+*) exit 0 ;;
+esac
+out= prev=
+for a in "$@"; do
+	[ "$prev" = -o ] && out=$a
+	prev=$a
+done
+[ -n "$out" ] && [ -f "$out" ] || exit 0
+renames=$("$objdump" -h "$out" | awk '
+	$2 ~ /^\.data\.rel\.ro/ { next }
+	$2 ~ /^\.data(\..*)?$/ { printf " --rename-section %s=weft_prog_data", $2 }
+	$2 ~ /^\.bss(\..*)?$/ { printf " --rename-section %s=weft_prog_bss", $2 }')
+needs=
+if "$objdump" -h "$out" | awk '$2 ~ /^\.t(data|bss)/ { found = 1 } END { exit !found }' ||
+   "$objdump" -t "$out" | awk '$2 == "*UND*" || $3 == "*UND*" { print $NF }' |
+	grep -Eqx 'pthread_(self|getspecific|setspecific|key_create)|gettid'; then
+	needs="--add-symbol weft_program_needs_threads=.text:0,weak,object"
+fi
+[ -n "$renames$needs" ] || exit 0
+# shellcheck disable=SC2086  # the options are words without spaces
+exec "$objcopy" $renames $needs "$out"

@@ -1,0 +1,136 @@
+/*
+ * runner/program_env.c - the outside world of a whole program during an
+ * execution: exit and abort, sleeps, the logical clock, a quiet stdout
+ * (the contract is in <weft/program.h>; <weft/dropin.h> renames the calls).
+ *
+ * Why here: these decide how an execution ends (exit's verdict is the
+ * runner's, runner.c: SCHED_STOP_EXIT) and what a program may observe of time
+ * and output, which must not depend on anything but the input.  Each function
+ * is the real call when no managed thread calls it.
+ *
+ * Sleeping is a timed wait on a private semaphore that is never posted: the
+ * thread leaves the runnable set, and the scheduler ends its wait only when no
+ * other thread can run (scheduler/progress.c: a stall times out the lowest
+ * timed waiter) or when the input's data choice says so.  That moment is when
+ * time passes: the logical clock moves to the sleeper's deadline if it is not
+ * past it already.  State: the clock and the semaphore, one process-wide copy
+ * (one execution runs at a time per process), reset at every execution's start
+ * by the program glue (weft_program_env_reset).
+ */
+#define _GNU_SOURCE
+#include "weft/program.h"
+
+#include <errno.h>
+#include <semaphore.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../scheduler/sched.h"
+
+static unsigned long long logical_ns;    /* since WEFT_LOGICAL_EPOCH, this execution */
+static sem_t never_posted;
+static int sem_ready;
+
+void weft_program_env_reset(void)
+{
+	logical_ns = 0;
+	if (!sem_ready)
+		sem_ready = sem_init(&never_posted, 0, 0) == 0;
+}
+
+void weft_exit(int status)
+{
+	sched_thread *self = weft_impl_current;
+	if (!self)
+		exit(status);
+	self->exec->exit_status = status;
+	snprintf(self->exec->stop_message, sizeof self->exec->stop_message, "exit(%d)", status);
+	sched_stop_execution(self, SCHED_STOP_EXIT);
+}
+
+void weft_abort(void)
+{
+	if (!weft_impl_current)
+		abort();
+	weft_fail("abort() called");
+	abort();   /* not reached: weft_fail stops the execution */
+}
+
+int weft_sleep_ns_at(unsigned long long ns, weft_site *site)
+{
+	if (!weft_impl_current) {
+		struct timespec t = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+		return nanosleep(&t, NULL);
+	}
+	if (!sem_ready)
+		weft_program_env_reset();
+	unsigned long long deadline = logical_ns + ns;
+	int saved = errno;
+	weft_sem_wait_at(&never_posted, 2, site);   /* returns when the wait times out */
+	errno = saved;
+	if (logical_ns < deadline)
+		logical_ns = deadline;
+	return 0;
+}
+
+/* ---- the logical clock ---- */
+
+int weft_clock_gettime(clockid_t clock, struct timespec *now)
+{
+	if (!weft_impl_current)
+		return clock_gettime(clock, now);
+	now->tv_sec = (time_t)(WEFT_LOGICAL_EPOCH + logical_ns / 1000000000ull);
+	now->tv_nsec = (long)(logical_ns % 1000000000ull);
+	return 0;
+}
+
+time_t weft_time(time_t *now)
+{
+	if (!weft_impl_current)
+		return time(now);
+	time_t t = (time_t)(WEFT_LOGICAL_EPOCH + logical_ns / 1000000000ull);
+	if (now)
+		*now = t;
+	return t;
+}
+
+int weft_gettimeofday(struct timeval *now, void *zone)
+{
+	if (!weft_impl_current)
+		return gettimeofday(now, zone);
+	now->tv_sec = (time_t)(WEFT_LOGICAL_EPOCH + logical_ns / 1000000000ull);
+	now->tv_usec = (suseconds_t)(logical_ns % 1000000000ull / 1000);
+	return 0;
+}
+
+/* ---- stdout ---- */
+
+/* WEFT_PROGRAM_STDOUT=1: the program's output is wanted (read once). */
+static int program_stdout_wanted(void)
+{
+	static int wanted = -1;
+	if (wanted < 0) {
+		const char *e = getenv("WEFT_PROGRAM_STDOUT");
+		wanted = e && strcmp(e, "1") == 0;
+	}
+	return wanted;
+}
+
+FILE *weft_program_stdout(void)
+{
+	static FILE *null_stream;
+	if (!weft_impl_current || program_stdout_wanted())
+		return stdout;
+	if (!null_stream)
+		null_stream = fopen("/dev/null", "w");
+	return null_stream ? null_stream : stdout;
+}
+
+int weft_program_puts(const char *s)
+{
+	FILE *out = weft_program_stdout();
+	if (fputs(s, out) == EOF || fputc('\n', out) == EOF)
+		return EOF;
+	return 1;
+}
