@@ -25,20 +25,25 @@ static int64_t wait_forever(void *self, const int64_t *args)
 	return 0;
 }
 
-/* 2,048 frames of about 1 KiB each; the volatile array keeps every frame real. */
-static int64_t deep(int depth)
+/*
+ * 2,048 frames of about 1 KiB each.  Each frame hands its array to the next,
+ * so every frame stays live during the call: no compiler may fold the
+ * recursion into a loop (clang did, with the frames merely volatile).
+ */
+static __attribute__((noinline)) int64_t deep(int depth, volatile char *caller)
 {
 	volatile char frame[1024];
-	frame[0] = (char)depth;
+	frame[0] = (char)(caller[0] + 1);
 	frame[sizeof frame - 1] = frame[0];
-	return depth ? deep(depth - 1) + frame[sizeof frame - 1] : 0;
+	return depth ? deep(depth - 1, frame) + frame[sizeof frame - 1] : frame[0];
 }
 
 static int64_t recurse(void *self, const int64_t *args)
 {
 	(void)self;
 	(void)args;
-	return deep(2048) > 0;
+	volatile char start[1] = { 0 };
+	return deep(2048, start) != 0;
 }
 
 static int64_t nothing(void *self, const int64_t *args)
