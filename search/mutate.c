@@ -12,17 +12,19 @@
  * baselines sample, and coverage and interleaving feedback keep the samples
  * that did something new in the corpus, where later mutations start from them.
  *
- * The menu (percent of weft_mutate calls; weft_crossover splices and then
- * samples half the time):
- *   10  the engine's own byte mutation (libFuzzer's LLVMFuzzerMutate)
- *   35  random walk on the input's scenario, a schedule from scratch
- *   10  random walk after a prefix of the input's own plan (its first
- *       0..63 decisions kept): a neighbour of a schedule the corpus kept
- *   15  a fresh random scenario (explore_scenarios.h) and a random walk on it
- *   10  PCT, depth 1..3, on the input's scenario (a third: a fresh one)
- *   10  insert, move or drop one preemption at a step the input's execution
+ * The menu (percent of weft_mutate calls; weft_crossover splices the threads
+ * of two inputs and samples a random walk on the result):
+ *    5  the engine's own byte mutation (libFuzzer's LLVMFuzzerMutate)
+ *   38  random walk, a schedule from scratch
+ *   10  random walk after a prefix of the input's own plan (its first 0..63
+ *       decisions kept): a neighbour of a schedule the corpus kept
+ *   19  uniform over interleavings (estimated, strategy_baselines.h)
+ *   10  PCT, depth 2 or 3
+ *       (for half of the samples from scratch - random walk, uniform,
+ *       PCT - the scenario is a fresh random one, explore_scenarios.h)
+ *    9  insert, move or drop one preemption at a step the input's execution
  *       had (one run that follows the plan measures each call's steps)
- *   10  change one operation or argument (half of these: then a random walk)
+ *    9  change one operation or argument, then a random walk
  * A shrinking request (max_size < size: libFuzzer's -minimize_crash) always
  * goes to the engine, whose erasures the format is built for.
  *
@@ -55,6 +57,7 @@ struct weft_mutator {
 	search_recorder rec;
 	search_random_walk walk;
 	search_pct pct;
+	search_uniform uniform;
 	search_scenario_source source;
 	uint64_t op_steps[WEFT_MAX_TARGET_OPS], op_calls[WEFT_MAX_TARGET_OPS];
 	weft_mutator_stats stats;
@@ -124,25 +127,42 @@ static void sample_walk(weft_mutator *m, uint64_t follow)
 	record(m, &st, follow);
 }
 
-/* PCT's k: the mean steps of each call's operation so far, summed. */
-static uint64_t estimate_steps(const weft_mutator *m, const input_scenario *s)
+/* Each thread's expected steps: the mean steps of its calls' operations so far. */
+static uint64_t estimate_steps(const weft_mutator *m, const input_scenario *s,
+			       uint64_t *per_thread)
 {
 	uint64_t k = 0;
+	memset(per_thread, 0, SCHED_MAX_THREADS * sizeof *per_thread);
 	for (unsigned c = 0; c < s->n_calls; c++) {
-		unsigned op = s->calls[c].op;
-		k += op < WEFT_MAX_TARGET_OPS && m->op_calls[op]
-			     ? (m->op_steps[op] + m->op_calls[op] - 1) / m->op_calls[op]
-			     : MUTATE_DEFAULT_CALL_STEPS;
+		unsigned op = s->calls[c].op, t = s->calls[c].thread;
+		uint64_t steps = op < WEFT_MAX_TARGET_OPS && m->op_calls[op]
+					 ? (m->op_steps[op] + m->op_calls[op] - 1) / m->op_calls[op]
+					 : MUTATE_DEFAULT_CALL_STEPS;
+		if (t < SCHED_MAX_THREADS)
+			per_thread[t] += steps;
+		k += steps;
 	}
 	return k;
 }
 
+/* PCT with depth 2 or 3 (depth 1 hardly ever switches: strategy_baselines.h). */
 static void sample_pct(weft_mutator *m)
 {
-	unsigned depth = 1 + (unsigned)search_rng_below(&m->rng, 3);
+	uint64_t per_thread[SCHED_MAX_THREADS];
+	unsigned depth = 2 + (unsigned)search_rng_below(&m->rng, 2);
 	search_pct_init(&m->pct, search_rng_next(&m->rng), depth);
-	search_pct_start(&m->pct, slots_of(m, &m->s), estimate_steps(m, &m->s));
+	search_pct_start(&m->pct, slots_of(m, &m->s), estimate_steps(m, &m->s, per_thread));
 	sched_strategy st = search_pct_strategy(&m->pct);
+	record(m, &st, 0);
+}
+
+static void sample_uniform(weft_mutator *m)
+{
+	uint64_t per_thread[SCHED_MAX_THREADS];
+	estimate_steps(m, &m->s, per_thread);
+	search_uniform_init(&m->uniform, search_rng_next(&m->rng));
+	search_uniform_start(&m->uniform, per_thread, slots_of(m, &m->s));
+	sched_strategy st = search_uniform_strategy(&m->uniform);
 	record(m, &st, 0);
 }
 
@@ -287,27 +307,27 @@ size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size,
 	m->stats.mutations++;
 	search_rng_seed(&m->rng, seed, 7);
 	unsigned roll = (unsigned)search_rng_below(&m->rng, 100);
-	if (max_size < size || roll < 10)
+	if (max_size < size || roll < 5)
 		return to_engine(m, data, size, max_size, engine);
+	roll -= 5;   /* the rest of the menu: 0..94 */
 	decode(m, &m->s, data, size);
-	int sampled = 1;
-	if (roll < 45) {
-		sample_walk(m, 0);
-	} else if (roll < 55) {
-		sample_walk(m, search_rng_below(&m->rng, MUTATE_MAX_FOLLOW));
-	} else if (roll < 70) {
+	int sampled = 1, prefix = roll >= 38 && roll < 48;
+	if (roll < 77 && !prefix && search_rng_below(&m->rng, 2) == 0)
 		fresh_scenario(m);
+	if (roll < 38)
 		sample_walk(m, 0);
-	} else if (roll < 80) {
-		if (search_rng_below(&m->rng, 3) == 0)
-			fresh_scenario(m);
+	else if (prefix)
+		sample_walk(m, search_rng_below(&m->rng, MUTATE_MAX_FOLLOW));
+	else if (roll < 67)
+		sample_uniform(m);
+	else if (roll < 77)
 		sample_pct(m);
-	} else if (roll < 90) {
+	else if (roll < 86) {
 		edit_plan(m);
 		sampled = 0;
 	} else {
 		edit_call(m);
-		sampled = search_rng_below(&m->rng, 2) == 0 && normalize(m);
+		sampled = normalize(m);
 		if (sampled)
 			sample_walk(m, 0);
 	}
@@ -349,7 +369,7 @@ size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_
 			     (t < m->b.n_threads && search_rng_below(&m->rng, 2));
 		append_thread(&m->s, from_b ? &m->b : &m->a, t);
 	}
-	int sampled = search_rng_below(&m->rng, 2) == 0 && normalize(m);
+	int sampled = normalize(m);
 	if (sampled)
 		sample_walk(m, 0);
 	size_t size;
