@@ -29,7 +29,7 @@
  * weft_feedback_parse: none, all, or pairs,rf,outcome; default all) picks the kinds;
  * a bad value stops the binary with exit status 2.
  *
- * The structure-aware mutator (issue 17; weft/mutate.h, search/mutate.c):
+ * The structure-aware mutator (issue 17; weft/mutate.h, mutate/mutate.c):
  * LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver hand libFuzzer's input
  * and seed to weft_mutate / weft_crossover, with LLVMFuzzerMutate (weak: absent
  * under other drivers) as the engine's own mutation.  WEFT_MUTATOR (read once):

@@ -1,5 +1,5 @@
 /*
- * tests/test_mutate.c - the structure-aware mutator (search/mutate.c,
+ * tests/test_mutate.c - the structure-aware mutator (mutate/mutate.c,
  * weft/mutate.h) on the buggy Treiber stack: same bytes and seed, same
  * output; every sampled schedule replays from its bytes exactly (trace hashes
  * compared, no mismatch, no switch lost); the mutator's executions leave the

@@ -11,7 +11,7 @@
  * contains the random schedulers'); others edit the plan at steps the input's
  * execution really had, change an operation or an argument, draw a fresh
  * scenario, or splice threads of two inputs; a fraction is left to the
- * engine's own byte mutation.  Design and mutation weights: search/mutate.c.
+ * engine's own byte mutation.  Design and mutation weights: mutate/mutate.c.
  *
  * Who may call: the controlling thread, between executions of `runner` (a
  * mutation runs executions on it: unjudged, no features, no stats; the next

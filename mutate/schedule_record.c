@@ -1,5 +1,5 @@
 /*
- * search/schedule_record.c - a strategy wrapper that writes down the switches
+ * mutate/schedule_record.c - a strategy wrapper that writes down the switches
  * a strategy makes, as a plan of the byte format (design in schedule_record.h).
  */
 #include "schedule_record.h"
@@ -8,7 +8,7 @@
 
 static uint64_t record_next_preemption(void *self, unsigned thread, uint32_t call, uint64_t step)
 {
-	search_recorder *r = self;
+	mutate_recorder *r = self;
 	if (call < INPUT_MAX_CALLS && step > r->call_steps[call])
 		r->call_steps[call] = step;
 	uint64_t next = search_steps_next(&r->steps, thread, call, step);
@@ -18,7 +18,7 @@ static uint64_t record_next_preemption(void *self, unsigned thread, uint32_t cal
 }
 
 /* What the bytes strategy answers at (call, step): the planned thread, or `thread`. */
-static unsigned planned_pick(const search_recorder *r, unsigned thread, uint32_t call,
+static unsigned planned_pick(const mutate_recorder *r, unsigned thread, uint32_t call,
 			     uint64_t step, uint32_t runnable)
 {
 	const input_scenario *s = r->scenario;
@@ -39,7 +39,7 @@ static unsigned planned_pick(const search_recorder *r, unsigned thread, uint32_t
 static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
 			    uint32_t runnable, bool forced)
 {
-	search_recorder *r = self;
+	mutate_recorder *r = self;
 	if (forced)   /* the byte format's rule: the lowest-numbered runnable thread */
 		return (unsigned)__builtin_ctz(runnable);
 	r->decisions++;
@@ -51,7 +51,7 @@ static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t
 	if (to == thread)
 		return to;
 	if (call < r->scenario->n_calls && r->n < INPUT_MAX_PREEMPTIONS)
-		r->rec[r->n++] = (search_record_entry){ call, step, (uint8_t)to };
+		r->rec[r->n++] = (mutate_record_entry){ call, step, (uint8_t)to };
 	else
 		r->lost++;
 	return to;
@@ -66,7 +66,7 @@ static uint64_t record_choose(void *self, uint64_t bound)
 }
 
 /* s's plan := the records, grouped by call (each call's steps already ascend). */
-static void write_plan(input_scenario *s, const search_recorder *r)
+static void write_plan(input_scenario *s, const mutate_recorder *r)
 {
 	s->n_plan = 0;
 	for (unsigned c = 0; c < s->n_calls; c++) {
@@ -80,8 +80,8 @@ static void write_plan(input_scenario *s, const search_recorder *r)
 	s->first_plan[s->n_calls] = s->n_plan;
 }
 
-unsigned search_record_run(weft_runner *run, input_scenario *s, const sched_strategy *inner,
-			   uint64_t follow, search_recorder *r)
+unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_strategy *inner,
+			   uint64_t follow, mutate_recorder *r)
 {
 	const input_bounds *b = runner_bounds(run);
 	r->inner = inner;
@@ -104,7 +104,7 @@ unsigned search_record_run(weft_runner *run, input_scenario *s, const sched_stra
 	return r->lost;
 }
 
-int search_record_verify(weft_runner *run, search_recorder *r, const uint8_t *bytes, size_t size)
+int mutate_record_verify(weft_runner *run, mutate_recorder *r, const uint8_t *bytes, size_t size)
 {
 	input_scenario *s = &r->replay;
 	input_choices c;

@@ -1,5 +1,5 @@
 /*
- * search/schedule_record.h - run a scenario under any strategy and write the
+ * mutate/schedule_record.h - run a scenario under any strategy and write the
  * switches it made back as an explicit plan in weft's byte format
  * (docs/input-format.md), so a sampled schedule becomes an ordinary input:
  * it replays in every binary, and the fuzzers' minimizers and --simplify
@@ -17,7 +17,7 @@
  * What remains inexact: progress.c counts only switch points that are not
  * planned preemptions as spinning, and the recorder asks at every step
  * (strategy_common.h spaces the questions while a thread spins); a spinner
- * may be descheduled at another step on replay.  search_record_verify
+ * may be descheduled at another step on replay.  mutate_record_verify
  * replays the written bytes and compares trace hashes; the mutator counts
  * mismatches (bench/results.md prints them).
  *
@@ -27,19 +27,19 @@
  * With no inner strategy it follows the plan to the end: a run that measures
  * each call's steps (call_steps) for edits at steps the input really has.
  */
-#ifndef WEFT_SEARCH_SCHEDULE_RECORD_H
-#define WEFT_SEARCH_SCHEDULE_RECORD_H
+#ifndef WEFT_MUTATE_SCHEDULE_RECORD_H
+#define WEFT_MUTATE_SCHEDULE_RECORD_H
 
 #include "../runner/runner_internal.h"
-#include "strategy_common.h"
+#include "../search/strategy_common.h"
 
-typedef struct search_record_entry {
+typedef struct mutate_record_entry {
 	uint32_t call;
 	uint64_t step;
 	uint8_t to;
-} search_record_entry;
+} mutate_record_entry;
 
-typedef struct search_recorder {
+typedef struct mutate_recorder {
 	const sched_strategy *inner;          /* NULL: follow the plan to the end */
 	const input_scenario *scenario;       /* whose plan is followed */
 	unsigned n_slots;
@@ -50,21 +50,21 @@ typedef struct search_recorder {
 	unsigned n;
 	unsigned lost;                        /* switches that could not be written */
 	uint64_t hash;                        /* the recorded run's trace hash */
-	search_record_entry rec[INPUT_MAX_PREEMPTIONS];
-	input_scenario replay;                /* scratch for search_record_verify */
-} search_recorder;
+	mutate_record_entry rec[INPUT_MAX_PREEMPTIONS];
+	input_scenario replay;                /* scratch for mutate_record_verify */
+} mutate_recorder;
 
 /*
  * Run `s` on `r` under the recorder (inner may be NULL, see above); then
  * replace s's plan by the recorded switches.  Returns the number of lost
  * switches (0: the plan says exactly what ran, up to the spinner caveat).
  */
-unsigned search_record_run(weft_runner *r, input_scenario *s, const sched_strategy *inner,
-			   uint64_t follow, search_recorder *rec);
+unsigned mutate_record_run(weft_runner *r, input_scenario *s, const sched_strategy *inner,
+			   uint64_t follow, mutate_recorder *rec);
 /*
  * Decode `bytes`, run them unjudged under the bytes strategy, and return 1
  * when the trace hash is the recorded run's (rec->hash).
  */
-int search_record_verify(weft_runner *r, search_recorder *rec, const uint8_t *bytes, size_t size);
+int mutate_record_verify(weft_runner *r, mutate_recorder *rec, const uint8_t *bytes, size_t size);
 
-#endif /* WEFT_SEARCH_SCHEDULE_RECORD_H */
+#endif /* WEFT_MUTATE_SCHEDULE_RECORD_H */

@@ -1,5 +1,5 @@
 /*
- * search/mutate.c - the structure-aware mutator (weft/mutate.h): mutations of
+ * mutate/mutate.c - the structure-aware mutator (weft/mutate.h): mutations of
  * the decoded scenario and plan, written back in the byte format.
  *
  * Why: libFuzzer's byte mutations over weft's format needed 17-700x more
@@ -38,9 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explore_scenarios.h"
+#include "../search/explore_scenarios.h"
 #include "schedule_record.h"
-#include "strategy_baselines.h"
+#include "../search/strategy_baselines.h"
 
 #define MUTATE_DEFAULT_CALL_STEPS 8   /* PCT's estimate for an operation never run */
 #define MUTATE_MAX_FOLLOW 64
@@ -54,7 +54,7 @@ struct weft_mutator {
 	search_rng rng;
 	input_scenario s, a, b;
 	uint8_t scratch[MUTATE_SCRATCH];
-	search_recorder rec;
+	mutate_recorder rec;
 	search_random_walk walk;
 	search_pct pct;
 	search_uniform uniform;
@@ -114,7 +114,7 @@ static void learn(weft_mutator *m, const input_scenario *s)
 static void record(weft_mutator *m, const sched_strategy *inner, uint64_t follow)
 {
 	m->stats.runs++;
-	m->stats.lost += search_record_run(m->runner, &m->s, inner, follow, &m->rec);
+	m->stats.lost += mutate_record_run(m->runner, &m->s, inner, follow, &m->rec);
 	learn(m, &m->s);
 	if (inner)
 		m->stats.sampled++;
@@ -289,7 +289,7 @@ static int write_out(weft_mutator *m, int sampled, uint8_t *out, size_t cap, siz
 	if (sampled && m->verify) {
 		m->stats.runs++;
 		m->stats.verified++;
-		m->stats.mismatches += !search_record_verify(m->runner, &m->rec, out, n);
+		m->stats.mismatches += !mutate_record_verify(m->runner, &m->rec, out, n);
 	}
 	return 1;
 }
