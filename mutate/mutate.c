@@ -13,18 +13,17 @@
  * that did something new in the corpus, where later mutations start from them.
  *
  * The menu (percent of weft_mutate calls; weft_crossover splices the threads
- * of two inputs and samples a random walk on the result):
+ * of two inputs and samples a schedule on the result as in the first row):
  *    5  the engine's own byte mutation (libFuzzer's LLVMFuzzerMutate)
- *   38  random walk, a schedule from scratch
+ *   67  a schedule from scratch: uniform over interleavings 35%, POS 25%,
+ *       random walk 30%, PCT (depth 2 or 3) 10% of these (strategy_baselines.h);
+ *       three quarters of them on a fresh random scenario
+ *       (explore_scenarios.h) instead of the input's
  *   10  random walk after a prefix of the input's own plan (its first 0..63
  *       decisions kept): a neighbour of a schedule the corpus kept
- *   19  uniform over interleavings (estimated, strategy_baselines.h)
- *   10  PCT, depth 2 or 3
- *       (for half of the samples from scratch - random walk, uniform,
- *       PCT - the scenario is a fresh random one, explore_scenarios.h)
  *    9  insert, move or drop one preemption at a step the input's execution
  *       had (one run that follows the plan measures each call's steps)
- *    9  change one operation or argument, then a random walk
+ *    9  change one operation or argument, then a schedule from scratch
  * A shrinking request (max_size < size: libFuzzer's -minimize_crash) always
  * goes to the engine, whose erasures the format is built for.
  *
@@ -58,6 +57,7 @@ struct weft_mutator {
 	search_random_walk walk;
 	search_pct pct;
 	search_uniform uniform;
+	search_pos pos;
 	search_scenario_source source;
 	uint64_t op_steps[WEFT_MAX_TARGET_OPS], op_calls[WEFT_MAX_TARGET_OPS];
 	weft_mutator_stats stats;
@@ -110,9 +110,36 @@ static void learn(weft_mutator *m, const input_scenario *s)
 	}
 }
 
+/*
+ * A program target's scenario thread t holds the preemptions of the t-th
+ * thread main spawns (scenario.h); a spawned thread without one has nowhere to
+ * write its switches.  So before a program runs, it gets every thread slot,
+ * each with its one operation (arguments at their minimum); the encoder drops
+ * nothing the decoder would read back differently.
+ */
+static void pad_program(weft_mutator *m)
+{
+	input_scenario *s = &m->s;
+	if (!m->bounds->program || s->n_calls == 0)
+		return;
+	while (s->n_threads < m->bounds->max_threads && s->n_calls < INPUT_MAX_CALLS) {
+		unsigned t = s->n_threads++, c = s->n_calls++;
+		s->first_call[t] = c;
+		s->first_call[t + 1] = s->n_calls;
+		s->calls[c] = s->calls[0];
+		s->calls[c].thread = t;
+		const weft_op *op = &m->target->ops[s->calls[c].op];
+		for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++)
+			s->calls[c].args[a] = op->args[a].min;
+		s->first_plan[c] = s->n_plan;
+		s->first_plan[c + 1] = s->n_plan;
+	}
+}
+
 /* Run m->s under `inner` (NULL: its own plan) and make the run its plan. */
 static void record(weft_mutator *m, const sched_strategy *inner, uint64_t follow)
 {
+	pad_program(m);
 	m->stats.runs++;
 	m->stats.lost += mutate_record_run(m->runner, &m->s, inner, follow, &m->rec);
 	learn(m, &m->s);
@@ -164,6 +191,32 @@ static void sample_uniform(weft_mutator *m)
 	search_uniform_start(&m->uniform, per_thread, slots_of(m, &m->s));
 	sched_strategy st = search_uniform_strategy(&m->uniform);
 	record(m, &st, 0);
+}
+
+static void sample_pos(weft_mutator *m)
+{
+	search_pos_init(&m->pos, search_rng_next(&m->rng));
+	search_pos_start(&m->pos);
+	sched_strategy st = search_pos_strategy(&m->pos);
+	record(m, &st, 0);
+}
+
+/*
+ * A schedule from scratch by one of the baselines, weighted by how often each
+ * was the best baseline in bench/results.md (uniform, POS, random walk; PCT
+ * was best only where every strategy needs one or two executions).
+ */
+static void sample_any(weft_mutator *m)
+{
+	unsigned roll = (unsigned)search_rng_below(&m->rng, 100);
+	if (roll < 35)
+		sample_uniform(m);
+	else if (roll < 60)
+		sample_pos(m);
+	else if (roll < 90)
+		sample_walk(m, 0);
+	else
+		sample_pct(m);
 }
 
 static void fresh_scenario(weft_mutator *m)
@@ -311,25 +364,21 @@ size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size,
 		return to_engine(m, data, size, max_size, engine);
 	roll -= 5;   /* the rest of the menu: 0..94 */
 	decode(m, &m->s, data, size);
-	int sampled = 1, prefix = roll >= 38 && roll < 48;
-	if (roll < 77 && !prefix && search_rng_below(&m->rng, 2) == 0)
-		fresh_scenario(m);
-	if (roll < 38)
-		sample_walk(m, 0);
-	else if (prefix)
+	int sampled = 1;
+	if (roll < 67) {
+		if (search_rng_below(&m->rng, 4) != 0)
+			fresh_scenario(m);
+		sample_any(m);
+	} else if (roll < 77) {
 		sample_walk(m, search_rng_below(&m->rng, MUTATE_MAX_FOLLOW));
-	else if (roll < 67)
-		sample_uniform(m);
-	else if (roll < 77)
-		sample_pct(m);
-	else if (roll < 86) {
+	} else if (roll < 86) {
 		edit_plan(m);
 		sampled = 0;
 	} else {
 		edit_call(m);
 		sampled = normalize(m);
 		if (sampled)
-			sample_walk(m, 0);
+			sample_any(m);
 	}
 	size_t n;
 	if (!write_out(m, sampled, data, max_size, &n))
@@ -371,7 +420,7 @@ size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_
 	}
 	int sampled = normalize(m);
 	if (sampled)
-		sample_walk(m, 0);
+		sample_any(m);
 	size_t size;
 	if (!write_out(m, sampled, out, max_out, &size)) {
 		size = na < max_out ? na : max_out;
