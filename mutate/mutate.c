@@ -351,7 +351,9 @@ static size_t to_engine(weft_mutator *m, uint8_t *data, size_t size, size_t max_
 			weft_engine_mutate engine)
 {
 	m->stats.engine++;
-	return engine ? engine(data, size, max_size) : size;
+	if (engine)
+		return engine(data, size, max_size);
+	return size < max_size ? size : max_size;   /* no engine: at most cut to fit */
 }
 
 size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size, unsigned seed,
