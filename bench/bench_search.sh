@@ -41,7 +41,7 @@ run_one() {
 	fuzz|fuzz-nofeedback|fuzz-bytes)
 		case $strategy in
 		fuzz) feedback="-u WEFT_FEEDBACK -u WEFT_MUTATOR" ;;
-		fuzz-nofeedback) feedback="WEFT_FEEDBACK=none -u WEFT_MUTATOR" ;;
+		fuzz-nofeedback) feedback="-u WEFT_MUTATOR WEFT_FEEDBACK=none" ;;
 		*) feedback="-u WEFT_FEEDBACK WEFT_MUTATOR=off" ;;
 		esac
 		# No symbolizer for the crash's stack trace: libFuzzer would start
