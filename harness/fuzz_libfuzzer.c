@@ -130,6 +130,7 @@ static void print_mutator_stats(void)
 		s.mutations, s.runs, s.sampled, s.lost, s.verified, s.mismatches, s.engine);
 }
 
+#if !defined(__AFL_COMPILER)
 /* NULL when WEFT_MUTATOR=off. */
 static weft_mutator *fuzz_mutator(void)
 {
@@ -145,7 +146,6 @@ static weft_mutator *fuzz_mutator(void)
 	return mutator;
 }
 
-#if !defined(__AFL_COMPILER)
 static size_t engine_mutate(uint8_t *data, size_t size, size_t max_size)
 {
 	return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
