@@ -22,11 +22,11 @@
  *
  * Known minimal failing interleaving (2 threads, 2 operations, 1 preemption;
  * corpus/key_lock_set/collision.linearizability.bin, minimal by systematic
- * mode): t0 add(2) finds slot 2 (its home) empty ~~preempted~~> t1 add(15)
- * finds slot 2 (15 mod 13) empty, stores 15, returns 1 -> t0 stores 2 over it
- * and returns 1: contents() = {2}, though both were added.  The keys' locks
+ * mode): t0 add(14) finds slot 1 (its home, 14 mod 13) empty ~~preempted~~>
+ * t1 add(1) finds slot 1 empty, stores 1, returns 1 -> t0 stores 14 over it
+ * and returns 1: contents() = {14}, though both were added.  The keys' locks
  * differ, so neither add waits; keys that do not collide land in their homes.
- * (add(14) against add(1) is as simple; the simplifier, which lowers one
+ * (add(2) against add(15) is as simple; the simplifier, which lowers one
  * argument at a time, keeps whichever colliding pair it starts from.)
  *
  * Oracle: linearizability against a set of keys (a bit mask, the model
