@@ -9,10 +9,14 @@
 # BUILD_DIR (default ./build-clang): a clang build with the libFuzzer binaries
 # (NAME_buggy_fuzz) and the replay binaries (NAME_buggy_replay, which carry
 # --explore).  Strategies (STRATEGIES, default all):
-#   fuzz             NAME_buggy_fuzz -seed=S -runs=CAP from an empty corpus;
-#                    executions = libFuzzer's stat::number_of_executed_units
+#   fuzz             NAME_buggy_fuzz -seed=S -runs=CAP from an empty corpus, with
+#                    weft's structure-aware mutator (the default binary);
+#                    executions = libFuzzer's stat::number_of_executed_units,
+#                    and the mutator's own (unjudged) executions are recorded too
 #   fuzz-nofeedback  the same with WEFT_FEEDBACK=none in the environment
-#   bytes random pct1 pct2 pct3 uniform stress
+#   fuzz-bytes       the same with WEFT_MUTATOR=off: libFuzzer's byte mutations
+#                    alone (the fuzzer before issue 17)
+#   bytes random pct1 pct2 pct3 uniform pos stress
 #                    NAME_buggy_replay --explore=... --seed=S --max-executions=CAP
 # Seconds are wall-clock seconds of the whole process (start-up included),
 # measured here.  A run that reaches CAP counts as ">= CAP" executions; one
@@ -34,8 +38,12 @@ run_one() {
 	tmp=$(mktemp -d)
 	start=$(date +%s.%N)
 	case $strategy in
-	fuzz|fuzz-nofeedback)
-		if [ "$strategy" = fuzz ]; then feedback="-u WEFT_FEEDBACK"; else feedback=WEFT_FEEDBACK=none; fi
+	fuzz|fuzz-nofeedback|fuzz-bytes)
+		case $strategy in
+		fuzz) feedback="-u WEFT_FEEDBACK -u WEFT_MUTATOR" ;;
+		fuzz-nofeedback) feedback="-u WEFT_MUTATOR WEFT_FEEDBACK=none" ;;
+		*) feedback="-u WEFT_FEEDBACK WEFT_MUTATOR=off" ;;
+		esac
 		# No symbolizer for the crash's stack trace: libFuzzer would start
 		# llvm-symbolizer, about 0.5 s that has nothing to do with the search.
 		# shellcheck disable=SC2086
@@ -46,6 +54,7 @@ run_one() {
 		rc=$?
 		end=$(date +%s.%N)
 		execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$tmp/log" | tail -1)
+		inner=$(sed -n 's/^==weft== mutator: [0-9]* mutations, \([0-9]*\) executions.*/\1/p' "$tmp/log" | tail -1)
 		verdict=$(sed -n 's/^ASSERTION FAILED: weft: \([a-z-]*\) in .*/\1/p' "$tmp/log" | head -1)
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then status=timeout
 		elif [ "$rc" = 0 ]; then status=cap verdict=pass
@@ -64,6 +73,7 @@ run_one() {
 		rc=$?
 		end=$(date +%s.%N)
 		execs=$(sed -n 's/^explore: .* executions=\([0-9]*\) .*/\1/p' "$tmp/log" | head -1)
+		inner=0
 		verdict=$(sed -n 's/^explore: .* verdict=\([a-z/-]*\) .*/\1/p' "$tmp/log" | head -1)
 		case $rc in
 		1) status=found ;;
@@ -81,8 +91,8 @@ run_one() {
 	fi
 	seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }')
 	note=$(sed -n 's/^explore: n\/a: //p' "$tmp/log" | head -1 | tr '\t' ' ')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$strategy" "$seed" "$status" \
-		"${execs:-0}" "$seconds" "${verdict:-none}" "${note:--}" >> "$results"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$strategy" "$seed" "$status" \
+		"${execs:-0}" "$seconds" "${verdict:-none}" "${note:--}" "${inner:-0}" >> "$results"
 	rm -rf "$tmp"
 }
 
@@ -100,9 +110,10 @@ build=$(cd "$build" && pwd)
 export SEEDS=${SEEDS:-10} CAP=${CAP:-100000} TIME_CAP=${TIME_CAP:-60}
 JOBS=${JOBS:-2}
 OUT=${OUT:-$here/results.md}
-STRATEGIES=${STRATEGIES:-"fuzz fuzz-nofeedback bytes random pct1 pct2 pct3 uniform stress"}
+TARGETS_GIVEN=${TARGETS:-} STRATEGIES_GIVEN=${STRATEGIES:-}
+STRATEGIES=${STRATEGIES:-"fuzz fuzz-nofeedback fuzz-bytes bytes random pct1 pct2 pct3 uniform pos stress"}
 order="counter spsc_ring treiber_stack ms_queue hash_set blocking_queue transfer spinlock
-       peterson spin_barrier rw_counter mailbox pthread_account"
+       peterson spin_barrier rw_counter mailbox pthread_account chase_lev key_lock_set"
 if [ -z "${TARGETS:-}" ]; then   # every buggy target the build has, known ones first
 	found=$(cd "$build" && ls -- *_buggy_replay 2>/dev/null | sed 's/_buggy_replay$//')
 	[ -n "$found" ] || die "no NAME_buggy_replay binaries in $build (build it first)"
@@ -113,14 +124,14 @@ fi
 for t in $TARGETS; do
 	[ -x "$build/${t}_buggy_replay" ] || die "$build/${t}_buggy_replay is missing"
 	case " $STRATEGIES " in
-	*" fuzz "*|*" fuzz-nofeedback "*)
+	*" fuzz "*|*" fuzz-nofeedback "*|*" fuzz-bytes "*)
 		[ -x "$build/${t}_buggy_fuzz" ] ||
 			die "$build/${t}_buggy_fuzz is missing (the fuzz strategies need a clang build with WEFT_FUZZ)" ;;
 	esac
 done
 for s in $STRATEGIES; do
 	case $s in
-	fuzz|fuzz-nofeedback|bytes|random|uniform|stress|pct[1-9]|pct1[0-6]) ;;
+	fuzz|fuzz-nofeedback|fuzz-bytes|bytes|random|uniform|pos|stress|pct[1-9]|pct1[0-6]) ;;
 	*) die "unknown strategy '$s'" ;;
 	esac
 done
@@ -148,7 +159,7 @@ echo "bench_search: $n_jobs runs ($(echo $TARGETS | wc -w) targets, strategies: 
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 startup=-
 case " $STRATEGIES " in   # what a libFuzzer process costs before its first execution
-*" fuzz "*|*" fuzz-nofeedback "*)
+*" fuzz "*|*" fuzz-nofeedback "*|*" fuzz-bytes "*)
 	first=$(echo $TARGETS | cut -d' ' -f1)
 	mkdir "$work/startup"
 	a=$(date +%s.%N)
@@ -186,7 +197,7 @@ python3 "$here/bench_search_report.py" "$results" > "$work/report.md" \
 	--backend "${WEFT_BACKEND:-default (WEFT_BACKEND not set)}" \
 	--startup "$startup" --seeds "$SEEDS" --cap "$CAP" --time-cap "$TIME_CAP" --jobs "$JOBS" --total "$total" \
 	--strategies "$STRATEGIES" --targets "$TARGETS" \
-	--command "SEEDS=$SEEDS CAP=$CAP JOBS=$JOBS bench/bench_search.sh $build" ||
+	--command "SEEDS=$SEEDS CAP=$CAP JOBS=$JOBS${TARGETS_GIVEN:+ TARGETS=\"$TARGETS_GIVEN\"}${STRATEGIES_GIVEN:+ STRATEGIES=\"$STRATEGIES_GIVEN\"} bench/bench_search.sh $build" ||
 	die "the statistics failed"
 cp "$work/report.md" "$OUT" || die "cannot write $OUT"
 echo "bench_search: wrote $OUT ($n_jobs runs in $total s)" >&2

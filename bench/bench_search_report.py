@@ -3,7 +3,10 @@
 bench/bench_search.sh (which calls it; see there).
 
 RESULTS.tsv: one line per run, tab-separated:
-  target strategy seed status executions seconds verdict note
+  target strategy seed status executions seconds verdict note [inner]
+inner: executions the fuzzer's structure-aware mutator ran inside its own calls
+(unjudged; 0 for the other strategies).  For `fuzz` the report adds a row
+`fuzz+inner` whose executions are both together.
 status: found (executions and seconds to the first failure), cap (no failure within
 CAP executions), timeout (killed at TIME_CAP seconds), na (the strategy cannot run
 the target; note says why).
@@ -21,7 +24,10 @@ import sys
 from collections import Counter, defaultdict
 
 HARD = ["treiber_stack", "ms_queue", "hash_set"]
+NEW_HARD = ["chase_lev", "key_lock_set"]          # issue 17's harder targets
+BASELINES = ["random", "pct1", "pct2", "pct3", "uniform", "pos"]
 DEFAULT = "fuzz"
+ALL = "fuzz+inner"
 
 
 def parse():
@@ -38,6 +44,13 @@ class Run:
         self.target, self.strategy, self.seed, self.status = row[0], row[1], int(row[2]), row[3]
         self.executions, self.seconds = int(row[4]), float(row[5])
         self.verdict, self.note = row[6], row[7] if len(row) > 7 else "-"
+        self.inner = int(row[8]) if len(row) > 8 and row[8] else 0
+
+    def with_inner(self):
+        """The same run counting the mutator's own executions too."""
+        r = Run([self.target, ALL, str(self.seed), self.status,
+                 str(self.executions + self.inner), str(self.seconds), self.verdict, self.note])
+        return r
 
     @property
     def found(self):
@@ -114,6 +127,60 @@ def ratio(a, b):
     return text
 
 
+def best_baseline(t, strategies, cells):
+    """(name, (median, capped)) of the baseline with the lowest median on t, or None."""
+    best = None
+    for s in BASELINES:
+        c = cells.get((t, s))
+        if s not in strategies or c is None or c.median_execs() is None:
+            continue
+        m = c.median_execs()
+        if best is None or (m[1], m[0]) < (best[1][1], best[1][0]):
+            best = (s, m)
+    return best
+
+
+def goals(out, targets, strategies, cells, cap):
+    """Issue 17's goals, per target: fuzz's median against the best baseline's."""
+    if DEFAULT not in strategies:
+        return
+    out("## Goals (issue 17): the fuzzer against the best baseline\n\n")
+    out("Best baseline: the lowest median executions among %s. Ratio = fuzz median / best "
+        "baseline median (below 1: the fuzzer needs fewer). Goal A: `fuzz` finds the bug with "
+        "every seed and its ratio is at most 1. Goal B (the harder targets %s): ratio at most "
+        "0.5. Both are judged on `fuzz` (judged executions) and shown on `fuzz+inner` too.\n\n"
+        % (", ".join(f"`{b}`" for b in BASELINES if b in strategies),
+           ", ".join(f"`{t}`" for t in NEW_HARD)))
+    out("| target | best baseline | its median | fuzz | fuzz / best | fuzz+inner / best | "
+        "fuzz-bytes / best | goal A | goal B |\n|---|---|---:|---:|---:|---:|---:|---|---|\n")
+    met_a = met_b = n_a = n_b = 0
+    for t in targets:
+        c = cells.get((t, DEFAULT))
+        best = best_baseline(t, strategies, cells)
+        if c is None or best is None or c.median_execs() is None:
+            continue
+        name, bm = best
+        med = c.median_execs()
+        r = ratio(med, bm)
+        r_all = ratio(cells[(t, ALL)].median_execs(), bm) if (t, ALL) in cells else "n/a"
+        r_bytes = (ratio(cells[(t, "fuzz-bytes")].median_execs(), bm)
+                   if (t, "fuzz-bytes") in cells else "n/a")
+        ok_a = c.found == len(c.live) and not med[1] and (bm[1] or med[0] <= bm[0])
+        n_a += 1
+        met_a += ok_a
+        gb = ""
+        if t in NEW_HARD:
+            ok_b = not med[1] and (bm[1] or 2 * med[0] <= bm[0])
+            n_b += 1
+            met_b += ok_b
+            gb = "met" if ok_b else "**not met**"
+        bm_txt = ("≥%s" % f"{cap:,}") if bm[1] else f"{bm[0]:,}"
+        med_txt = ("≥%s" % f"{cap:,}") if med[1] else f"{med[0]:,}"
+        out(f"| {t} | {name} | {bm_txt} | {med_txt} ({c.found}/{len(c.live)}) | {r} | {r_all} | "
+            f"{r_bytes} | {'met' if ok_a else '**not met**'} | {gb} |\n")
+    out(f"\nGoal A met on {met_a} of {n_a} targets; goal B met on {met_b} of {n_b}.\n\n")
+
+
 def main():
     a = parse()
     cap = int(a.cap)
@@ -124,6 +191,9 @@ def main():
                 runs.append(Run(row))
     targets = a.targets.split()
     strategies = a.strategies.split()
+    if DEFAULT in strategies:
+        runs += [r.with_inner() for r in runs if r.strategy == DEFAULT]
+        strategies.insert(strategies.index(DEFAULT) + 1, ALL)
     by = defaultdict(list)
     for r in runs:
         by[(r.target, r.strategy)].append(r)
@@ -143,11 +213,17 @@ def main():
                  ("whole benchmark", f"{a.total} s"), ("command", f"`{a.command}`")]:
         out(f"| {k} | {v} |\n")
     out("\n")
-    out("Strategies: `fuzz` = libFuzzer (`NAME_buggy_fuzz -seed=S`, empty corpus, executions "
-        "from `stat::number_of_executed_units`); `fuzz-nofeedback` = the same with "
-        "`WEFT_FEEDBACK=none`; the others are `NAME_buggy_replay --explore=STRATEGY --seed=S` "
+    out("Strategies: `fuzz` = libFuzzer with weft's structure-aware mutator "
+        "(`NAME_buggy_fuzz -seed=S`, the default binary, empty corpus, executions "
+        "from `stat::number_of_executed_units`: the inputs libFuzzer ran and weft judged); "
+        "`fuzz+inner` = the same runs counting also the executions the mutator ran inside its "
+        "own calls to sample a schedule (unjudged, about one per mutation: the honest cost); "
+        "`fuzz-nofeedback` = `fuzz` with `WEFT_FEEDBACK=none`; `fuzz-bytes` = `fuzz` with "
+        "`WEFT_MUTATOR=off`, libFuzzer's byte mutations alone (the fuzzer before issue 17); "
+        "the others are `NAME_buggy_replay --explore=STRATEGY --seed=S` "
         "(`bytes`: random inputs of 0-64 bytes; `random`: random walk; `pctD`: PCT with depth D; "
-        "`uniform`: uniform over interleavings, estimated; `stress`: real parallel threads, no "
+        "`uniform`: uniform over interleavings, estimated; `pos`: partial-order sampling; "
+        "`stress`: real parallel threads, no "
         "scheduler), each on random scenarios from the seed (`search/explore.h`). "
         "Seconds: wall clock of the whole process (for `fuzz`, libFuzzer's start-up above and "
         "its crash handling are included; its stack trace is not symbolized). Median and p90: nearest rank over the seeds; "
@@ -187,6 +263,8 @@ def main():
                 row.append(f"{txt} ({c.found}/{len(c.live)})")
         out(f"| {t} | " + " | ".join(row) + " |\n")
     out("\n")
+
+    goals(out, targets, strategies, cells, cap)
 
     # summary
     out("## Summary\n\n")

@@ -39,7 +39,7 @@ enum explore_exit {
 /* X(field, flag, value name or "", help) */
 #define EXPLORE_OPTIONS(X)                                                               \
 	X(help, "--help", "", "print this help and exit")                               \
-	X(explore, "--explore", "STRATEGY", "random, pct, uniform, bytes or stress")     \
+	X(explore, "--explore", "STRATEGY", "random, pct, uniform, pos, bytes or stress")     \
 	X(seed, "--seed", "N", "seed of every random choice (default 1); the same seed "  \
 			       "and options run the same executions (not stress)")       \
 	X(depth, "--depth", "D", "pct only: bug depth d, 1 to 16 (default 3): d-1 "       \
@@ -82,6 +82,8 @@ static void usage(FILE *out, const char *argv0, const weft_target *t)
 		"  uniform  random scenarios; the next step goes to a thread with probability\n"
 		"           proportional to its estimated remaining steps (uniform over\n"
 		"           interleavings when step counts are fixed)\n"
+		"  pos      random scenarios; partial-order sampling (Yuan et al. 2018): random\n"
+		"           priorities per event, re-drawn for events racing with each step\n"
 		"  bytes    random byte strings run as inputs (the fuzzer's encoding, no fuzzer)\n"
 		"  stress   random scenarios on real parallel threads, no scheduler (not\n"
 		"           deterministic; n/a for targets whose operations wait for each other)\n"
@@ -102,7 +104,8 @@ static int bad(const char *what)
 
 static int parse_kind(const char *s, search_explore_kind *k)
 {
-	static const char *const names[] = { "random", "pct", "uniform", "bytes", "stress" };
+	static const char *const names[] = { "random", "pct", "uniform", "bytes", "stress",
+					       "pos" };
 	for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
 		if (strcmp(s, names[i]) == 0) {
 			*k = (search_explore_kind)i;
@@ -118,7 +121,7 @@ static int configure(search_explore_options *o, const cli_options *c, const inpu
 	int64_t lo, hi;
 	memset(o, 0, sizeof *o);
 	if (!c->explore || parse_kind(c->explore, &o->kind) != 0)
-		return bad("--explore=STRATEGY must be random, pct, uniform, bytes or stress");
+		return bad("--explore=STRATEGY must be random, pct, uniform, pos, bytes or stress");
 	o->seed = 1;
 	if (c->seed && harness_cli_count(c->seed, 0, UINT64_MAX, &o->seed) != 0)
 		return bad("--seed=N must be a number from 0 to 2^64-1");
@@ -181,6 +184,28 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/*
+ * PCT with depth d places d - 1 priority changes: it is built for bugs that
+ * need about d preemptions and silently misses deeper ones.  Say so on stderr
+ * (the one stdout line stays the same) when the failure it found took more
+ * preemptions than d, and when it found nothing.
+ */
+static void pct_depth_note(const search_explore_options *o, search_explore_outcome out,
+			   const search_explore_stats *st)
+{
+	unsigned d = o->depth, p = st->result.preemptions;
+	if (out == SEARCH_EXPLORE_FAILED && p > d)
+		fprintf(stderr, "weft-explore: note: this failure took %u preemptions, more than "
+			"PCT's depth %u is built for; bugs that need more than %u are found by "
+			"chance at this depth: try --depth=%u, or --explore=random or pos\n",
+			p, d, d, p + 1 < SEARCH_PCT_MAX_DEPTH ? p + 1 : SEARCH_PCT_MAX_DEPTH);
+	else if (out == SEARCH_EXPLORE_NONE)
+		fprintf(stderr, "weft-explore: note: PCT with depth %u finds bugs that need up to "
+			"about %u preemptions; bugs that need more are missed at this depth: try "
+			"--depth=%u, or --explore=random or pos\n", d, d,
+			d < SEARCH_PCT_MAX_DEPTH ? d + 1 : d);
+}
+
 static int run(weft_runner *r, const cli_options *c)
 {
 	search_explore_options o;
@@ -225,6 +250,8 @@ static int run(weft_runner *r, const cli_options *c)
 	       st.executions ? st.result.trace_hash : 0, st.digest, st.check_unknown);
 	if (out == SEARCH_EXPLORE_UNSUPPORTED)
 		printf("explore: n/a: %s\n", message);
+	if (o.kind == SEARCH_EXPLORE_PCT)
+		pct_depth_note(&o, out, &st);
 	if (out == SEARCH_EXPLORE_FAILED && !c->quiet)
 		search_explorer_report(x, stdout);
 	fflush(stdout);

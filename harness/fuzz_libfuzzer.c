@@ -28,18 +28,30 @@
  * uninstrumented; these are the only edges weft adds.  WEFT_FEEDBACK (read once,
  * weft_feedback_parse: none, all, or pairs,rf,outcome; default all) picks the kinds;
  * a bad value stops the binary with exit status 2.
+ *
+ * The structure-aware mutator (issue 17; weft/mutate.h, mutate/mutate.c):
+ * LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver hand libFuzzer's input
+ * and seed to weft_mutate / weft_crossover, with LLVMFuzzerMutate (weak: absent
+ * under other drivers) as the engine's own mutation.  WEFT_MUTATOR (read once):
+ * unset or "on" - the mutator; "off" - libFuzzer's byte mutations alone (the
+ * pre-issue-17 search, for comparison); "verify" - the mutator, and every
+ * sampled schedule is replayed from its bytes and compared (a mismatch count is
+ * printed at exit).  Anything else: exit status 2.  Not under afl-clang-fast:
+ * AFL++ runs custom mutators in afl-fuzz, not in the target.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "weft/mutate.h"
 #include "weft/run.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static weft_runner *runner;
+static weft_runner *fuzz_runner(void);
 
 /* ---- interleaving feedback ---- */
 
@@ -77,11 +89,99 @@ static void feedback_setup(void)
 	}
 }
 
+/* ---- the structure-aware mutator ---- */
+
+#if !defined(__AFL_COMPILER)
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2,
+				 size_t size2, uint8_t *out, size_t max_out_size,
+				 unsigned int seed);
+#endif
+
+enum { MUTATOR_ON, MUTATOR_OFF, MUTATOR_VERIFY };
+static int mutator_mode = -1;
+static weft_mutator *mutator;
+
+static void mutator_setup(void)
+{
+	if (mutator_mode >= 0)
+		return;
+	const char *spec = getenv("WEFT_MUTATOR");
+	if (!spec || !*spec || strcmp(spec, "on") == 0)
+		mutator_mode = MUTATOR_ON;
+	else if (strcmp(spec, "off") == 0)
+		mutator_mode = MUTATOR_OFF;
+	else if (strcmp(spec, "verify") == 0)
+		mutator_mode = MUTATOR_VERIFY;
+	else {
+		fprintf(stderr, "weft: WEFT_MUTATOR=%s: expected on, off or verify\n", spec);
+		exit(2);
+	}
+}
+
+/* At exit: what the mutator did, so a benchmark can count its executions. */
+static void print_mutator_stats(void)
+{
+	weft_mutator_stats s = weft_mutator_stats_get(mutator);
+	fprintf(stderr, "==weft== mutator: %" PRIu64 " mutations, %" PRIu64 " executions inside "
+		"the mutator, %" PRIu64 " schedules sampled, %" PRIu64 " switches lost, %" PRIu64
+		" verified, %" PRIu64 " mismatches, %" PRIu64 " left to the engine\n",
+		s.mutations, s.runs, s.sampled, s.lost, s.verified, s.mismatches, s.engine);
+}
+
+#if !defined(__AFL_COMPILER)
+/* NULL when WEFT_MUTATOR=off. */
+static weft_mutator *fuzz_mutator(void)
+{
+	mutator_setup();
+	if (!mutator && mutator_mode != MUTATOR_OFF) {
+		mutator = weft_mutator_new(fuzz_runner(), mutator_mode == MUTATOR_VERIFY);
+		if (!mutator) {
+			fputs("weft: out of memory creating the mutator\n", stderr);
+			abort();
+		}
+		atexit(print_mutator_stats);
+	}
+	return mutator;
+}
+
+static size_t engine_mutate(uint8_t *data, size_t size, size_t max_size)
+{
+	return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	weft_mutator *m = fuzz_mutator();
+	if (!m)
+		return engine_mutate(data, size, max_size);
+	return weft_mutate(m, data, size, max_size, seed, engine_mutate);
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2,
+				 size_t size2, uint8_t *out, size_t max_out_size,
+				 unsigned int seed)
+{
+	weft_mutator *m = fuzz_mutator();
+	if (m)
+		return weft_crossover(m, data1, size1, data2, size2, out, max_out_size, seed);
+	/* libFuzzer's own crossover is not callable: half of each, as bytes */
+	size_t n = size1 / 2 + size2 / 2;
+	n = n < max_out_size ? n : max_out_size;
+	size_t first = size1 / 2 < n ? size1 / 2 : n;
+	memcpy(out, data1, first);
+	memcpy(out + first, data2 + size2 / 2, n - first);
+	return n;
+}
+#endif
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	feedback_setup();
+	mutator_setup();
 	return 0;
 }
 
@@ -221,6 +321,8 @@ static void die_with_report(weft_runner *runner, const weft_result *res)
 	weft_runner_report(runner, stderr);
 	fprintf(stderr, "ASSERTION FAILED: weft: %s in %s: %s\n", weft_verdict_name(res->verdict),
 		weft_fuzz_target()->name, res->message);
+	if (mutator)
+		print_mutator_stats();
 	fflush(stderr);
 	write_json_report(runner);
 	switch (res->verdict) {

@@ -403,8 +403,12 @@ size_t weft_runner_features(const weft_runner *r, weft_feature *out, size_t cap)
 	return r->feedback ? runner_feedback_get(r->feedback, out, cap) : 0;
 }
 
-/* Execute r->scenario under `strategy` and judge it; fills the per-input state. */
-static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
+/*
+ * Execute r->scenario under `strategy` and, when `judged`, judge it; fills the
+ * per-input state.  Unjudged (runner_run_unjudged): no history, final
+ * operation or oracle, the verdict is WEFT_PASS unless weft could not run.
+ */
+static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, int judged)
 {
 	r->message[0] = 0;
 	r->show_first = false;
@@ -435,10 +439,12 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
 			 cfg.n_threads);
 		sched_trace_reset(&r->exec.trace);
 		v = WEFT_ERROR;
-	} else {
+	} else if (judged) {
 		build_history(r);
 		run_final_op(r);
 		v = judge(r);
+	} else {
+		v = WEFT_PASS;
 	}
 	if (r->target->teardown)
 		r->target->teardown(r->instance);
@@ -454,19 +460,29 @@ static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t siz
 	r->plan.scenario = &r->scenario;
 	r->plan.choices = &r->choices;
 	r->plan.n_slots = r->bounds.program ? WEFT_MAX_PROGRAM_THREADS : r->scenario.n_threads;
-	return execute_scenario(r, input_schedule_bytes(&r->plan));
+	return execute_scenario(r, input_schedule_bytes(&r->plan), 1);
 }
 
 weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
 					 sched_strategy strategy, weft_result *out)
 {
 	r->scenario = *s;
-	weft_verdict v = execute_scenario(r, strategy);
+	weft_verdict v = execute_scenario(r, strategy, 1);
 	fill_result(r, v);
 	count(r, v);
 	if (out)
 		*out = r->result;
 	return v;
+}
+
+uint64_t runner_run_unjudged(weft_runner *r, const input_scenario *s, sched_strategy strategy,
+			     weft_verdict *v)
+{
+	r->scenario = *s;
+	weft_verdict got = execute_scenario(r, strategy, 0);
+	if (v)
+		*v = got;
+	return sched_trace_hash(&r->exec.trace);
 }
 
 const input_bounds *runner_bounds(const weft_runner *r)

@@ -23,6 +23,14 @@
  */
 weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
 					 sched_strategy strategy, weft_result *out);
+/*
+ * Execute scenario `s` under `strategy` without judging it: no history, final
+ * operation, oracle, features or stats (mutate/mutate.c runs schedules to
+ * record them, and the fuzzer judges the recorded one).  Returns the trace
+ * hash; *v (may be NULL) is WEFT_PASS, or WEFT_ERROR when weft could not run.
+ */
+uint64_t runner_run_unjudged(weft_runner *r, const input_scenario *s, sched_strategy strategy,
+			     weft_verdict *v);
 /* The target's bounds with defaults filled in (scenario.h). */
 const input_bounds *runner_bounds(const weft_runner *r);
 /* The last execution's scenario, results filled (valid until the next run). */

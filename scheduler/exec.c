@@ -38,6 +38,7 @@ static void reset_thread(sched_thread *t, sched_exec *exec, bool started)
 	t->finished = !started;
 	t->call = 0;
 	t->call_step = 0;
+	t->pending_addr = NULL;   /* no access pending before its first instrumented one */
 	t->preempt_at = UINT64_MAX;
 	t->wait = SCHED_WAIT_NONE;
 	t->timed = t->timed_out = false;
@@ -267,6 +268,7 @@ void sched_call_begin(uint32_t call)
 	sched_thread *self = weft_impl_current;
 	self->call = call;
 	self->call_step = 0;
+	self->pending_addr = NULL;
 	self->solo = 0;
 	sched_arm_preemption(self->exec, self);
 	sched_switch_point(self);   /* step 1 of the call: before it starts */

@@ -116,6 +116,8 @@ struct weft_impl_thread {
 	uint32_t call;              /* the operation (scenario call) it is in */
 	uint64_t call_step;         /* its switch points in that call so far */
 	uint64_t preempt_at;        /* call_step of its next preemption, UINT64_MAX = none */
+	const void *pending_addr;   /* the access it makes after its current switch point */
+	uint8_t pending_kind;       /* (weft_impl_switch; for strategies: POS), its weft_access */
 	bool finished;              /* this execution: body returned or unwound */
 	/* blocking (sync.c) */
 	uint8_t wait;               /* enum sched_wait; SCHED_WAIT_NONE = not blocked */

@@ -51,6 +51,8 @@ bool sched_switch_point(sched_thread *self)
 
 void weft_impl_switch(struct weft_impl_thread *self, weft_site *site, const volatile void *addr)
 {
+	self->pending_addr = (const void *)addr;   /* what a strategy deciding now sees */
+	self->pending_kind = (uint8_t)site->kind;
 	sched_switch_point(self);
 	sched_event *e = sched_trace_append(&self->exec->trace, (uint8_t)site->kind, (uint8_t)self->id);
 	e->site_id = sched_site_id(site);

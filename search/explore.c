@@ -25,6 +25,7 @@ struct search_explorer {
 	search_random_walk walk;
 	search_pct pct;
 	search_uniform uniform;
+	search_pos pos;
 	search_rng bytes_rng;
 	uint8_t *bytes;
 	/* estimates (explore.h) */
@@ -53,7 +54,8 @@ void search_explorer_free(search_explorer *x)
 
 void search_explore_name(char *buf, size_t cap, const search_explore_options *o)
 {
-	static const char *const names[] = { "random", "pct", "uniform", "bytes", "stress" };
+	static const char *const names[] = { "random", "pct", "uniform", "bytes", "stress",
+					       "pos" };
 	if (o->kind == SEARCH_EXPLORE_PCT)
 		snprintf(buf, cap, "pct%u", o->depth);
 	else
@@ -164,6 +166,11 @@ static weft_verdict run_managed(search_explorer *x, const search_explore_options
 		strategy = search_pct_strategy(&x->pct);
 		steps = &x->pct.steps;
 		break;
+	case SEARCH_EXPLORE_POS:
+		search_pos_start(&x->pos);
+		strategy = search_pos_strategy(&x->pos);
+		steps = &x->pos.steps;
+		break;
 	case SEARCH_EXPLORE_UNIFORM:
 		search_uniform_start(&x->uniform, per_thread, n);
 		strategy = search_uniform_strategy(&x->uniform);
@@ -202,6 +209,7 @@ static int setup(search_explorer *x, const search_explore_options *o, char *mess
 	search_random_walk_init(&x->walk, o->seed);
 	search_pct_init(&x->pct, o->seed, o->depth);
 	search_uniform_init(&x->uniform, o->seed);
+	search_pos_init(&x->pos, o->seed);
 	search_rng_seed(&x->bytes_rng, o->seed, 4);
 	memset(x->op_steps, 0, sizeof x->op_steps);
 	memset(x->op_calls, 0, sizeof x->op_calls);

@@ -9,6 +9,7 @@
  *   random   - random scenarios (explore_scenarios.h), random walk schedules;
  *   pct      - random scenarios, PCT with depth --depth;
  *   uniform  - random scenarios, uniform over interleavings (estimated);
+ *   pos      - random scenarios, partial-order sampling;
  *   bytes    - random byte strings of 0..--bytes bytes straight into
  *              weft_runner_run: the fuzzer's encoding without the fuzzer;
  *   stress   - random scenarios on real parallel threads (stress.h).
@@ -41,6 +42,7 @@ typedef enum search_explore_kind {
 	SEARCH_EXPLORE_UNIFORM,
 	SEARCH_EXPLORE_BYTES,
 	SEARCH_EXPLORE_STRESS,
+	SEARCH_EXPLORE_POS,
 } search_explore_kind;
 
 /* One execution, as the per-execution callback sees it. */
@@ -96,7 +98,7 @@ search_explore_outcome search_explore(search_explorer *x, const search_explore_o
 					search_explore_stats *st, char *message, size_t cap);
 void search_explorer_report(const search_explorer *x, FILE *out);
 
-/* "random", "pct3", "uniform", "bytes", "stress". */
+/* "random", "pct3", "uniform", "bytes", "stress", "pos". */
 void search_explore_name(char *buf, size_t cap, const search_explore_options *o);
 
 

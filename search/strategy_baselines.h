@@ -41,6 +41,21 @@
  * estimates come from earlier executions (explore.c); a thread past its
  * estimate keeps weight 1.  Data choices: uniform.
  */
+/*
+ * pos (strategy_pos.c), partial-order sampling: Yuan, Yang and Gu, "Partial
+ * order aware concurrency sampling" (CAV 2018).  Every thread's next event
+ * has a random priority; the runnable thread whose next event has the
+ * highest priority runs.  After each executed event e, the thread that made
+ * it gets a fresh priority (its next event is a new one) and so does every
+ * thread whose next event races with e (same object, one of the two writes):
+ * so an event that was overtaken by a racing one gets a fresh chance to run
+ * before or after the next, which is what spreads POS's samples evenly over
+ * the partial orders instead of the interleavings.  A thread's next event is
+ * the access at which it waits (scheduler: pending_addr, pending_kind, set
+ * by instrumented atomics; a blocking call's object is not recorded, so
+ * races through locks are seen only through their atomics).  Data choices:
+ * uniform.
+ */
 #ifndef WEFT_SEARCH_STRATEGY_BASELINES_H
 #define WEFT_SEARCH_STRATEGY_BASELINES_H
 
@@ -89,5 +104,17 @@ void search_uniform_init(search_uniform *u, uint64_t seed);
 /* A new execution; estimate[t] for t < n_slots (0 taken as 1). */
 void search_uniform_start(search_uniform *u, const uint64_t *estimate, unsigned n_slots);
 sched_strategy search_uniform_strategy(search_uniform *u);
+
+/* ---- partial-order sampling ---- */
+typedef struct search_pos {
+	search_rng rng;
+	search_steps steps;
+	uint64_t prio[SCHED_MAX_THREADS];   /* of each thread's next event; higher runs first */
+	size_t seen;                        /* trace events already accounted for */
+} search_pos;
+
+void search_pos_init(search_pos *p, uint64_t seed);
+void search_pos_start(search_pos *p);
+sched_strategy search_pos_strategy(search_pos *p);
 
 #endif /* WEFT_SEARCH_STRATEGY_BASELINES_H */

@@ -153,7 +153,7 @@ static int queue_walk(queue *q, void (*f)(queue *, uint32_t, int64_t *), int64_t
 
 static void add_digit(queue *q, uint32_t i, int64_t *acc)
 {
-	*acc = *acc * 10 + weft_atomic_load(&q->node[i].value);
+	*acc = *acc < INT64_MAX / 100 ? *acc * 10 + weft_atomic_load(&q->node[i].value) : *acc;
 }
 
 static void mark_node(queue *q, uint32_t i, int64_t *acc)

@@ -135,9 +135,9 @@ static int stack_walk(stack *s, void (*f)(stack *, uint32_t, int64_t *), int64_t
 	return 0;
 }
 
-static void add_digit(stack *s, uint32_t i, int64_t *acc)
+static void add_digit(stack *s, uint32_t i, int64_t *acc)   /* saturates: a corrupt list can be long */
 {
-	*acc = *acc * 10 + weft_atomic_load(&s->node[i].value);
+	*acc = *acc < INT64_MAX / 100 ? *acc * 10 + weft_atomic_load(&s->node[i].value) : *acc;
 }
 
 static void mark_node(stack *s, uint32_t i, int64_t *acc)

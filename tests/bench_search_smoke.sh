@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/bench_search_smoke.sh BENCH_SCRIPT BUILD - bench/bench_search.sh with tiny
 # settings (2 seeds, counter and hash_set, every strategy, cap 3,000 executions):
+# (with issue 17's goals table: fuzz against the best baseline)
 # it exits 0 and its report has the promised shape (machine lines, the overview
 # with one cell per strategy, the summary's ratio table and default-strategy
 # sentence, one table per target with every strategy and 8 columns); and it
@@ -12,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 err() { echo "FAIL: $*"; fail=1; }
-strategies="fuzz fuzz-nofeedback bytes random pct1 pct2 pct3 uniform stress"
+strategies="fuzz fuzz+inner fuzz-nofeedback fuzz-bytes bytes random pct1 pct2 pct3 uniform pos stress"
 
 SEEDS=2 CAP=3000 TIME_CAP=60 JOBS=2 TARGETS="counter hash_set" OUT="$tmp/results.md" \
 	bash "$bench" "$build" > "$tmp/log" 2>&1 || { err "bench_search.sh failed"; cat "$tmp/log"; }
@@ -29,7 +30,7 @@ grep -qF "$header" "$r" || err "the overview header is not '$header'"
 for t in counter hash_set; do
 	row=$(grep "^| $t | " "$r" | head -1)
 	cells=$(echo "$row" | awk -F'|' '{ print NF - 3 }')
-	[ "$cells" = 9 ] || err "overview row for $t has $cells cells, want 9: $row"
+	[ "$cells" = 12 ] || err "overview row for $t has $cells cells, want 12: $row"
 	echo "$row" | grep -q "([0-2]/2)" || err "overview row for $t shows no found/seeds: $row"
 	# the counter is found by fuzz with both seeds well within 3,000 executions
 	[ "$t" = counter ] && { echo "$row" | awk -F'|' '{ print $3 }' | grep -q "(2/2)" ||
@@ -39,13 +40,19 @@ grep -q "^| hash_set | " "$r" && grep -q "fuzz / fuzz\|pct3 / fuzz" "$r" ||
 	err "no ratio table for hash_set"
 grep -q "^| hash_set | [^|]* | [^|]* |" "$r" || err "the ratio table has no hash_set row"
 grep -q "by the default strategy (\`fuzz\`)" "$r" || err "no default-strategy sentence"
+# issue 17's goals: a row per target naming its best baseline, and the count line
+grep -q "^## Goals (issue 17)" "$r" || err "no goals section"
+for t in counter hash_set; do
+	grep -q "^| $t | \(random\|pct[123]\|uniform\|pos\) | " "$r" || err "no goals row for $t"
+done
+grep -q "^Goal A met on [0-9]* of 2 targets" "$r" || err "no goal count line"
 grep -q "^- .*stress: " "$r" && err "a stress cell is n/a for counter or hash_set"
 # per target: every strategy, 8 columns
 for t in counter hash_set; do
 	awk -v t="### $t" '$0 == t { on = 1; next } /^### / { on = 0 } on && /^\| [a-z]/' "$r" \
 		> "$tmp/$t.rows"
 	n=$(grep -c "" "$tmp/$t.rows")
-	[ "$n" = 10 ] || err "### $t has $n table rows, want 10 (header and 9 strategies)"
+	[ "$n" = 13 ] || err "### $t has $n table rows, want 13 (header and 12 strategies)"
 	for s in $strategies; do
 		line=$(grep "^| $s | " "$tmp/$t.rows")
 		cols=$(echo "$line" | awk -F'|' '{ print NF - 2 }')

@@ -4,7 +4,7 @@
 #      the engine glue and the command lines;
 #   2. a room includes only rooms before it in the data path (so no two rooms include
 #      each other, and the include graph has no cycle):
-#        scheduler, oracle, input, report, runner, search, reduce, harness
+#        scheduler, oracle, input, report, runner, search, mutate, reduce, harness
 #      (include/weft/ is public and may be included from anywhere);
 #   3. no room holds more than a quarter of the library's lines (the library's:
 #      weft-check's main and its history-file readers, oracle/history_*, are the
@@ -12,7 +12,7 @@
 set -u
 src=${1:-.}
 cd "$src" || exit 1
-order="scheduler oracle input report runner search reduce harness"
+order="scheduler oracle input report runner search mutate reduce harness"
 glue="fuzz_libfuzzer.c replay_main.c program_main.c cli.c cli.h explore_cli.c systematic_cli.c"
 fail=0
 rank() { i=0; for r in $order; do [ "$r" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo -1; }

@@ -175,7 +175,7 @@ static const char *kind_name(const search_explore_options *o)
 
 static const struct { search_explore_kind kind; unsigned depth; } managed[] = {
 	{ SEARCH_EXPLORE_RANDOM, 0 }, { SEARCH_EXPLORE_PCT, 2 }, { SEARCH_EXPLORE_PCT, 3 },
-	{ SEARCH_EXPLORE_UNIFORM, 0 }, { SEARCH_EXPLORE_BYTES, 0 },
+	{ SEARCH_EXPLORE_UNIFORM, 0 }, { SEARCH_EXPLORE_BYTES, 0 }, { SEARCH_EXPLORE_POS, 0 },
 };
 
 static void test_finds_and_repeats(void)
@@ -356,6 +356,18 @@ static void test_uniform(void)
 		(unsigned long long)most, UNIFORM_RUNS);
 	CHECK(most > 1150, "the random walk looks uniform too (%u traces, most frequent %llu): "
 	      "the uniformity check cannot tell", w.n, (unsigned long long)most);
+	/* POS samples partial orders, not interleavings: the two increments' fetch_adds race,
+	 * so exactly their two orders, each about half (where the increments' starts fall
+	 * between them is no event of POS's: the uniform strategy's 6 are 2 orders here) */
+	histogram p = interleavings(SEARCH_EXPLORE_POS);
+	uint64_t least = UINT64_MAX;
+	for (unsigned i = 0; i < p.n; i++)
+		least = p.count[i] < least ? p.count[i] : least;
+	fprintf(stderr, "  pos: %u interleavings, the rarest %llu of %d\n", p.n,
+		(unsigned long long)least, UNIFORM_RUNS);
+	CHECK(p.n == 2 && least >= 2700, "pos: %u interleavings, rarest %llu of %d: want the "
+	      "two orders of the racing accesses, each about half", p.n,
+	      (unsigned long long)least, UNIFORM_RUNS);
 }
 
 /* ---- 6, 7: stress ---- */

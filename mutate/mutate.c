@@ -1,0 +1,432 @@
+/*
+ * mutate/mutate.c - the structure-aware mutator (weft/mutate.h): mutations of
+ * the decoded scenario and plan, written back in the byte format.
+ *
+ * Why: libFuzzer's byte mutations over weft's format needed 17-700x more
+ * executions than a random walk, PCT or the uniform sampler (bench/results.md
+ * before issue 17).  A random byte rarely lands on a control byte, and a
+ * mutated step number rarely names a step the operation has.  So the core
+ * mutation *is* a random scheduler: it runs the input's scenario under a
+ * seeded random walk or PCT and writes the switches that run made as the
+ * input's plan (schedule_record.h), so the fuzz campaign samples what the
+ * baselines sample, and coverage and interleaving feedback keep the samples
+ * that did something new in the corpus, where later mutations start from them.
+ *
+ * The menu (percent of weft_mutate calls; weft_crossover splices the threads
+ * of two inputs and samples a schedule on the result as in the first row):
+ *    5  the engine's own byte mutation (libFuzzer's LLVMFuzzerMutate)
+ *   67  a schedule from scratch: uniform over interleavings 35%, POS 25%,
+ *       random walk 30%, PCT (depth 2 or 3) 10% of these (strategy_baselines.h);
+ *       three quarters of them on a fresh random scenario
+ *       (explore_scenarios.h) instead of the input's
+ *   10  random walk after a prefix of the input's own plan (its first 0..63
+ *       decisions kept): a neighbour of a schedule the corpus kept
+ *    9  insert, move or drop one preemption at a step the input's execution
+ *       had (one run that follows the plan measures each call's steps)
+ *    9  change one operation or argument, then a schedule from scratch
+ * A shrinking request (max_size < size: libFuzzer's -minimize_crash) always
+ * goes to the engine, whose erasures the format is built for.
+ *
+ * Determinism: every choice comes from the engine's seed (xoshiro256**,
+ * strategy_common.h); nothing else.  The mutator's executions are unjudged
+ * (runner_run_unjudged): no features, no stats, no history; the runner resets
+ * everything per execution, so the next input runs as if they had not been.
+ */
+#include "weft/mutate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../search/explore_scenarios.h"
+#include "schedule_record.h"
+#include "../search/strategy_baselines.h"
+
+#define MUTATE_DEFAULT_CALL_STEPS 8   /* PCT's estimate for an operation never run */
+#define MUTATE_MAX_FOLLOW 64
+#define MUTATE_SCRATCH 16384           /* bytes of a normalized scenario */
+
+struct weft_mutator {
+	weft_runner *runner;
+	const weft_target *target;
+	const input_bounds *bounds;
+	int verify;
+	search_rng rng;
+	input_scenario s, a, b;
+	uint8_t scratch[MUTATE_SCRATCH];
+	mutate_recorder rec;
+	search_random_walk walk;
+	search_pct pct;
+	search_uniform uniform;
+	search_pos pos;
+	search_scenario_source source;
+	uint64_t op_steps[WEFT_MAX_TARGET_OPS], op_calls[WEFT_MAX_TARGET_OPS];
+	weft_mutator_stats stats;
+};
+
+weft_mutator *weft_mutator_new(weft_runner *runner, int verify)
+{
+	weft_mutator *m = calloc(1, sizeof *m);   /* scenarios are large: not on the stack */
+	if (!m)
+		return NULL;
+	m->runner = runner;
+	m->target = weft_runner_target(runner);
+	m->bounds = runner_bounds(runner);
+	m->verify = verify;
+	return m;
+}
+
+void weft_mutator_free(weft_mutator *m)
+{
+	free(m);
+}
+
+weft_mutator_stats weft_mutator_stats_get(const weft_mutator *m)
+{
+	return m->stats;
+}
+
+static void decode(const weft_mutator *m, input_scenario *s, const uint8_t *data, size_t size)
+{
+	input_choices c;
+	input_choices_init(&c, data, size);
+	input_scenario_decode(s, m->target, m->bounds, &c);
+}
+
+static unsigned slots_of(const weft_mutator *m, const input_scenario *s)
+{
+	return m->bounds->program ? m->bounds->max_threads : s->n_threads;
+}
+
+/* ---- running: sample or measure, and learn each operation's length ---- */
+
+static void learn(weft_mutator *m, const input_scenario *s)
+{
+	for (unsigned c = 0; c < s->n_calls; c++) {
+		unsigned op = s->calls[c].op;
+		if (op < WEFT_MAX_TARGET_OPS) {
+			m->op_steps[op] += m->rec.steps.call[c];
+			m->op_calls[op]++;
+		}
+	}
+}
+
+/*
+ * A program target's scenario thread t holds the preemptions of the t-th
+ * thread main spawns (scenario.h); a spawned thread without one has nowhere to
+ * write its switches.  So before a program runs, it gets every thread slot,
+ * each with its one operation (arguments at their minimum); the encoder drops
+ * nothing the decoder would read back differently.
+ */
+static void pad_program(weft_mutator *m)
+{
+	input_scenario *s = &m->s;
+	if (!m->bounds->program || s->n_calls == 0)
+		return;
+	while (s->n_threads < m->bounds->max_threads && s->n_calls < INPUT_MAX_CALLS) {
+		unsigned t = s->n_threads++, c = s->n_calls++;
+		s->first_call[t] = c;
+		s->first_call[t + 1] = s->n_calls;
+		s->calls[c] = s->calls[0];
+		s->calls[c].thread = t;
+		const weft_op *op = &m->target->ops[s->calls[c].op];
+		for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++)
+			s->calls[c].args[a] = op->args[a].min;
+		s->first_plan[c] = s->n_plan;
+		s->first_plan[c + 1] = s->n_plan;
+	}
+}
+
+/* Run m->s under `inner` (NULL: its own plan) and make the run its plan. */
+static void record(weft_mutator *m, const sched_strategy *inner, uint64_t follow)
+{
+	pad_program(m);
+	m->stats.runs++;
+	m->stats.lost += mutate_record_run(m->runner, &m->s, inner, follow, &m->rec);
+	learn(m, &m->s);
+	if (inner)
+		m->stats.sampled++;
+}
+
+static void sample_walk(weft_mutator *m, uint64_t follow)
+{
+	search_random_walk_init(&m->walk, search_rng_next(&m->rng));
+	sched_strategy st = search_random_walk_strategy(&m->walk);
+	record(m, &st, follow);
+}
+
+/* Each thread's expected steps: the mean steps of its calls' operations so far. */
+static uint64_t estimate_steps(const weft_mutator *m, const input_scenario *s,
+			       uint64_t *per_thread)
+{
+	uint64_t k = 0;
+	memset(per_thread, 0, SCHED_MAX_THREADS * sizeof *per_thread);
+	for (unsigned c = 0; c < s->n_calls; c++) {
+		unsigned op = s->calls[c].op, t = s->calls[c].thread;
+		uint64_t steps = op < WEFT_MAX_TARGET_OPS && m->op_calls[op]
+					 ? (m->op_steps[op] + m->op_calls[op] - 1) / m->op_calls[op]
+					 : MUTATE_DEFAULT_CALL_STEPS;
+		if (t < SCHED_MAX_THREADS)
+			per_thread[t] += steps;
+		k += steps;
+	}
+	return k;
+}
+
+/* PCT with depth 2 or 3 (depth 1 hardly ever switches: strategy_baselines.h). */
+static void sample_pct(weft_mutator *m)
+{
+	uint64_t per_thread[SCHED_MAX_THREADS];
+	unsigned depth = 2 + (unsigned)search_rng_below(&m->rng, 2);
+	search_pct_init(&m->pct, search_rng_next(&m->rng), depth);
+	search_pct_start(&m->pct, slots_of(m, &m->s), estimate_steps(m, &m->s, per_thread));
+	sched_strategy st = search_pct_strategy(&m->pct);
+	record(m, &st, 0);
+}
+
+static void sample_uniform(weft_mutator *m)
+{
+	uint64_t per_thread[SCHED_MAX_THREADS];
+	estimate_steps(m, &m->s, per_thread);
+	search_uniform_init(&m->uniform, search_rng_next(&m->rng));
+	search_uniform_start(&m->uniform, per_thread, slots_of(m, &m->s));
+	sched_strategy st = search_uniform_strategy(&m->uniform);
+	record(m, &st, 0);
+}
+
+static void sample_pos(weft_mutator *m)
+{
+	search_pos_init(&m->pos, search_rng_next(&m->rng));
+	search_pos_start(&m->pos);
+	sched_strategy st = search_pos_strategy(&m->pos);
+	record(m, &st, 0);
+}
+
+/*
+ * A schedule from scratch by one of the baselines, weighted by how often each
+ * was the best baseline in bench/results.md (uniform, POS, random walk; PCT
+ * was best only where every strategy needs one or two executions).
+ */
+static void sample_any(weft_mutator *m)
+{
+	unsigned roll = (unsigned)search_rng_below(&m->rng, 100);
+	if (roll < 35)
+		sample_uniform(m);
+	else if (roll < 60)
+		sample_pos(m);
+	else if (roll < 90)
+		sample_walk(m, 0);
+	else
+		sample_pct(m);
+}
+
+static void fresh_scenario(weft_mutator *m)
+{
+	const input_bounds *b = m->bounds;
+	search_scenario_source_init(&m->source, m->target, b, search_rng_next(&m->rng),
+				     b->min_threads, b->max_threads, b->max_ops);
+	search_scenario_draw(&m->source, &m->s);
+}
+
+/* ---- edits of the plan and the operations ---- */
+
+static void remove_plan(input_scenario *s, unsigned p)
+{
+	memmove(&s->plan[p], &s->plan[p + 1], (s->n_plan - p - 1) * sizeof s->plan[0]);
+	s->n_plan--;
+	for (unsigned c = 0; c <= s->n_calls; c++)
+		if (s->first_plan[c] > p)
+			s->first_plan[c]--;
+}
+
+/* Plan a preemption of `call` at `step` to `to`, keeping the call's steps ascending. */
+static void insert_plan(input_scenario *s, unsigned call, uint64_t step, uint8_t to)
+{
+	unsigned p = s->first_plan[call];
+	while (p < s->first_plan[call + 1] && s->plan[p].step < step)
+		p++;
+	if (p < s->first_plan[call + 1] && s->plan[p].step == step) {
+		s->plan[p].to = to;
+		return;
+	}
+	if (s->n_plan >= INPUT_MAX_PREEMPTIONS)
+		return;
+	memmove(&s->plan[p + 1], &s->plan[p], (s->n_plan - p) * sizeof s->plan[0]);
+	s->plan[p] = (input_preemption){ step, to };
+	s->n_plan++;
+	for (unsigned c = call + 1; c <= s->n_calls; c++)
+		s->first_plan[c]++;
+}
+
+/* A call with at least one step in the measured run, or -1. */
+static int measured_call(weft_mutator *m)
+{
+	unsigned n = m->s.n_calls;
+	if (n == 0)
+		return -1;
+	unsigned start = (unsigned)search_rng_below(&m->rng, n);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned c = (start + i) % n;
+		if (m->rec.call_steps[c] >= 1)
+			return (int)c;
+	}
+	return -1;
+}
+
+/* Insert, move or drop one preemption at a step the input's execution had. */
+static void edit_plan(weft_mutator *m)
+{
+	input_scenario *s = &m->s;
+	record(m, NULL, 0);   /* the plan as it ran; call_steps measured */
+	unsigned what = (unsigned)search_rng_below(&m->rng, 3);
+	if (what > 0 && s->n_plan > 0) {   /* drop, or move = drop + insert */
+		unsigned p = (unsigned)search_rng_below(&m->rng, s->n_plan);
+		remove_plan(s, p);
+		if (what == 1)
+			return;
+	}
+	int c = measured_call(m);
+	if (c < 0)
+		return;
+	uint64_t step = 1 + search_rng_below(&m->rng, m->rec.call_steps[c]);
+	uint8_t to = (uint8_t)search_rng_below(&m->rng, slots_of(m, s) ? slots_of(m, s) : 1);
+	insert_plan(s, (unsigned)c, step, to);
+}
+
+/* Another operation kind or another argument value for one call. */
+static void edit_call(weft_mutator *m)
+{
+	input_scenario *s = &m->s;
+	if (s->n_calls == 0)
+		return;
+	weft_op_record *call = &s->calls[search_rng_below(&m->rng, s->n_calls)];
+	const weft_op *op = &m->target->ops[call->op];
+	if (search_rng_below(&m->rng, 2) == 0 && m->bounds->n_thread_ops > 1 && !m->bounds->program) {
+		call->op = m->bounds->thread_ops[search_rng_below(&m->rng, m->bounds->n_thread_ops)];
+		op = &m->target->ops[call->op];
+		for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++)
+			call->args[a] = op->args[a].min;
+		return;
+	}
+	if (op->n_args <= 0)
+		return;
+	int a = (int)search_rng_below(&m->rng, (uint64_t)op->n_args);
+	if (a >= WEFT_MAX_ARGS)
+		return;
+	weft_range r = op->args[a];
+	call->args[a] = r.min + (int64_t)search_rng_below(&m->rng, (uint64_t)(r.max - r.min) + 1);
+}
+
+/*
+ * Encode and decode m->s again, so the decoder's rules hold (a group's
+ * operation on the thread that owns it, bounds) before it runs or is kept.
+ * 0 when it cannot be written.
+ */
+static int normalize(weft_mutator *m)
+{
+	size_t n = input_scenario_encode(&m->s, m->target, m->bounds, m->scratch, sizeof m->scratch);
+	if (n == INPUT_ENCODE_FAILED)
+		return 0;
+	decode(m, &m->s, m->scratch, n);
+	return 1;
+}
+
+/* ---- writing back ---- */
+
+/* Encode m->s into out; verify a sampled schedule when asked.  0 on failure. */
+static int write_out(weft_mutator *m, int sampled, uint8_t *out, size_t cap, size_t *size)
+{
+	size_t n = input_scenario_encode(&m->s, m->target, m->bounds, out, cap);
+	if (n == INPUT_ENCODE_FAILED)
+		return 0;
+	*size = n;
+	if (sampled && m->verify) {
+		m->stats.runs++;
+		m->stats.verified++;
+		m->stats.mismatches += !mutate_record_verify(m->runner, &m->rec, out, n);
+	}
+	return 1;
+}
+
+static size_t to_engine(weft_mutator *m, uint8_t *data, size_t size, size_t max_size,
+			weft_engine_mutate engine)
+{
+	m->stats.engine++;
+	if (engine)
+		return engine(data, size, max_size);
+	return size < max_size ? size : max_size;   /* no engine: at most cut to fit */
+}
+
+size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size, unsigned seed,
+		   weft_engine_mutate engine)
+{
+	m->stats.mutations++;
+	search_rng_seed(&m->rng, seed, 7);
+	unsigned roll = (unsigned)search_rng_below(&m->rng, 100);
+	if (max_size < size || roll < 5)
+		return to_engine(m, data, size, max_size, engine);
+	roll -= 5;   /* the rest of the menu: 0..94 */
+	decode(m, &m->s, data, size);
+	int sampled = 1;
+	if (roll < 67) {
+		if (search_rng_below(&m->rng, 4) != 0)
+			fresh_scenario(m);
+		sample_any(m);
+	} else if (roll < 77) {
+		sample_walk(m, search_rng_below(&m->rng, MUTATE_MAX_FOLLOW));
+	} else if (roll < 86) {
+		edit_plan(m);
+		sampled = 0;
+	} else {
+		edit_call(m);
+		sampled = normalize(m);
+		if (sampled)
+			sample_any(m);
+	}
+	size_t n;
+	if (!write_out(m, sampled, data, max_size, &n))
+		return to_engine(m, data, size, max_size, engine);
+	return n;
+}
+
+/* Append thread `t` of `src` (its calls and plan) to `out` as its next thread. */
+static void append_thread(input_scenario *out, const input_scenario *src, unsigned t)
+{
+	unsigned nt = out->n_threads++;
+	out->first_call[nt] = out->n_calls;
+	for (unsigned c = src->first_call[t]; c < src->first_call[t + 1]; c++) {
+		unsigned nc = out->n_calls++;
+		out->calls[nc] = src->calls[c];
+		out->calls[nc].thread = nt;
+		out->first_plan[nc] = out->n_plan;
+		for (unsigned p = src->first_plan[c]; p < src->first_plan[c + 1]; p++)
+			if (out->n_plan < INPUT_MAX_PREEMPTIONS)
+				out->plan[out->n_plan++] = src->plan[p];
+	}
+	out->first_call[nt + 1] = out->n_calls;
+	out->first_plan[out->n_calls] = out->n_plan;
+}
+
+size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_t *b,
+		      size_t nb, uint8_t *out, size_t max_out, unsigned seed)
+{
+	m->stats.mutations++;
+	search_rng_seed(&m->rng, seed, 8);
+	decode(m, &m->a, a, na);
+	decode(m, &m->b, b, nb);
+	memset(&m->s, 0, sizeof m->s);
+	unsigned n = search_rng_below(&m->rng, 2) ? m->a.n_threads : m->b.n_threads;
+	for (unsigned t = 0; t < n; t++) {
+		int from_b = t >= m->a.n_threads ||
+			     (t < m->b.n_threads && search_rng_below(&m->rng, 2));
+		append_thread(&m->s, from_b ? &m->b : &m->a, t);
+	}
+	int sampled = normalize(m);
+	if (sampled)
+		sample_any(m);
+	size_t size;
+	if (!write_out(m, sampled, out, max_out, &size)) {
+		size = na < max_out ? na : max_out;
+		memmove(out, a, size);
+	}
+	return size;
+}

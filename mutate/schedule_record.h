@@ -1,0 +1,70 @@
+/*
+ * mutate/schedule_record.h - run a scenario under any strategy and write the
+ * switches it made back as an explicit plan in weft's byte format
+ * (docs/input-format.md), so a sampled schedule becomes an ordinary input:
+ * it replays in every binary, and the fuzzers' minimizers and --simplify
+ * reduce it.  Used by the structure-aware mutator (mutate.c).
+ *
+ * Why the recording is exact: the format writes a preemption as (call, step
+ * of the call, to), and the bytes strategy (input/schedule_bytes.c) switches
+ * at that step to the first runnable thread cyclically from `to`.  So every
+ * *unforced* switch the sampled strategy makes is written as a preemption at
+ * that step to that very thread.  A *forced* pick (the thread finished,
+ * blocked or spins) has no bytes in the format: the replay takes the
+ * lowest-numbered runnable thread.  The recorder answers forced picks that
+ * way itself, so the sampled strategy is random walk or PCT everywhere
+ * except there (its next unforced pick, one step later, may switch again).
+ * What remains inexact: progress.c counts only switch points that are not
+ * planned preemptions as spinning, and the recorder asks at every step
+ * (strategy_common.h spaces the questions while a thread spins); a spinner
+ * may be descheduled at another step on replay.  mutate_record_verify
+ * replays the written bytes and compares trace hashes; the mutator counts
+ * mismatches (bench/results.md prints them).
+ *
+ * Following a plan: before `follow` decisions (unforced picks) the recorder
+ * answers from the scenario's own plan, as the bytes strategy would, and only
+ * then asks the inner strategy: a prefix of the input kept, the rest sampled.
+ * With no inner strategy it follows the plan to the end: a run that measures
+ * each call's steps (call_steps) for edits at steps the input really has.
+ */
+#ifndef WEFT_MUTATE_SCHEDULE_RECORD_H
+#define WEFT_MUTATE_SCHEDULE_RECORD_H
+
+#include "../runner/runner_internal.h"
+#include "../search/strategy_common.h"
+
+typedef struct mutate_record_entry {
+	uint32_t call;
+	uint64_t step;
+	uint8_t to;
+} mutate_record_entry;
+
+typedef struct mutate_recorder {
+	const sched_strategy *inner;          /* NULL: follow the plan to the end */
+	const input_scenario *scenario;       /* whose plan is followed */
+	unsigned n_slots;
+	uint64_t follow;                      /* unforced picks answered from the plan */
+	uint64_t decisions;                   /* unforced picks so far */
+	search_steps steps;
+	uint64_t call_steps[INPUT_MAX_CALLS]; /* the last step each call reached */
+	unsigned n;
+	unsigned lost;                        /* switches that could not be written */
+	uint64_t hash;                        /* the recorded run's trace hash */
+	mutate_record_entry rec[INPUT_MAX_PREEMPTIONS];
+	input_scenario replay;                /* scratch for mutate_record_verify */
+} mutate_recorder;
+
+/*
+ * Run `s` on `r` under the recorder (inner may be NULL, see above); then
+ * replace s's plan by the recorded switches.  Returns the number of lost
+ * switches (0: the plan says exactly what ran, up to the spinner caveat).
+ */
+unsigned mutate_record_run(weft_runner *r, input_scenario *s, const sched_strategy *inner,
+			   uint64_t follow, mutate_recorder *rec);
+/*
+ * Decode `bytes`, run them unjudged under the bytes strategy, and return 1
+ * when the trace hash is the recorded run's (rec->hash).
+ */
+int mutate_record_verify(weft_runner *r, mutate_recorder *rec, const uint8_t *bytes, size_t size);
+
+#endif /* WEFT_MUTATE_SCHEDULE_RECORD_H */

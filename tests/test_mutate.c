@@ -1,0 +1,151 @@
+/*
+ * tests/test_mutate.c - the structure-aware mutator (mutate/mutate.c,
+ * weft/mutate.h) on the buggy Treiber stack: same bytes and seed, same
+ * output; every sampled schedule replays from its bytes exactly (trace hashes
+ * compared, no mismatch, no switch lost); the mutator's executions leave the
+ * runner as they found it (the next run's trace, verdict, features and the
+ * stats are those of a run without them); a shrinking request goes to the
+ * engine; outputs fit max_size; and chained mutations find the ABA bug.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "weft/mutate.h"
+#include "weft/run.h"
+
+#include "../targets/treiber_stack.c"
+
+#define CAP 4096
+#define CHAIN 3000
+
+static unsigned engine_calls;
+
+/* A stand-in for LLVMFuzzerMutate: drops the last byte, and counts. */
+static size_t fake_engine(uint8_t *data, size_t size, size_t max_size)
+{
+	(void)data;
+	engine_calls++;
+	return size > max_size ? max_size : size ? size - 1 : 0;
+}
+
+static void same_outputs(weft_runner *r)
+{
+	weft_mutator *a = weft_mutator_new(r, 0), *b = weft_mutator_new(r, 0);
+	REQUIRE(a && b, "out of memory");
+	uint8_t x[CAP], y[CAP];
+	unsigned differ = 0;
+	const uint8_t start[] = { 0x01, 0x05, 0x01, 0x02, 0x00, 0x01 };
+	for (unsigned seed = 1; seed <= 300; seed++) {
+		memcpy(x, start, sizeof start);
+		memcpy(y, start, sizeof start);
+		size_t nx = weft_mutate(a, x, sizeof start, CAP, seed, fake_engine);
+		size_t ny = weft_mutate(b, y, sizeof start, CAP, seed, fake_engine);
+		differ += nx != ny || memcmp(x, y, nx) != 0;
+	}
+	CHECK(differ == 0, "%u of 300 seeds gave different outputs for the same bytes", differ);
+	weft_mutator_free(a);
+	weft_mutator_free(b);
+}
+
+/* Chained like a fuzzer: each output is the next input; a failure restarts from empty. */
+static void chain(weft_runner *r)
+{
+	weft_mutator *m = weft_mutator_new(r, 1);
+	REQUIRE(m, "out of memory");
+	uint8_t buf[CAP];
+	size_t n = 0;
+	unsigned failures = 0, too_long = 0;
+	for (unsigned i = 1; i <= CHAIN; i++) {
+		n = weft_mutate(m, buf, n, CAP, i * 2654435761u, fake_engine);
+		too_long += n > CAP;
+		if (weft_runner_run(r, buf, n, NULL) != WEFT_PASS) {
+			failures++;
+			n = 0;
+		}
+	}
+	weft_mutator_stats s = weft_mutator_stats_get(m);
+	CHECK(too_long == 0, "%u outputs longer than max_size", too_long);
+	CHECK(s.sampled > CHAIN / 2, "only %llu of %u mutations sampled a schedule",
+	      (unsigned long long)s.sampled, CHAIN);
+	CHECK(s.verified == s.sampled, "%llu sampled, %llu verified",
+	      (unsigned long long)s.sampled, (unsigned long long)s.verified);
+	CHECK(s.mismatches == 0, "%llu sampled schedules replayed differently from their bytes",
+	      (unsigned long long)s.mismatches);
+	CHECK(s.lost == 0, "%llu switches could not be written", (unsigned long long)s.lost);
+	CHECK(failures > 0, "no failure in %u chained mutations: the ABA bug was not found", CHAIN);
+	weft_mutator_free(m);
+}
+
+/* A mutation between two runs of the same input changes nothing the fuzzer sees. */
+static void no_leak(weft_runner *r)
+{
+	weft_mutator *m = weft_mutator_new(r, 1);
+	REQUIRE(m && weft_runner_set_feedback(r, WEFT_FEEDBACK_ALL) == 0, "out of memory");
+	const uint8_t input[] = { 0x01, 0x06, 0x01, 0x01, 0x02, 0x01, 0x01 };
+	weft_feature f1[256], f2[256];
+	weft_result r1, r2;
+	weft_verdict v1 = weft_runner_run(r, input, sizeof input, &r1);
+	size_t n1 = weft_runner_features(r, f1, 256);
+	weft_runner_stats s1 = weft_runner_stats_get(r);
+	uint8_t buf[CAP];
+	for (unsigned seed = 1; seed <= 50; seed++) {
+		memcpy(buf, input, sizeof input);
+		weft_mutate(m, buf, sizeof input, CAP, seed, fake_engine);
+	}
+	weft_runner_stats s2 = weft_runner_stats_get(r);
+	CHECK(s2.executions == s1.executions, "the mutator's runs were counted: %llu -> %llu",
+	      (unsigned long long)s1.executions, (unsigned long long)s2.executions);
+	CHECK(weft_mutator_stats_get(m).runs >= 50, "the mutator ran nothing: the test tests little");
+	weft_verdict v2 = weft_runner_run(r, input, sizeof input, &r2);
+	size_t n2 = weft_runner_features(r, f2, 256);
+	CHECK(v1 == v2 && r1.trace_hash == r2.trace_hash, "the run after mutations differs");
+	CHECK(n1 == n2 && n1 > 0 && memcmp(f1, f2, n1 * sizeof *f1) == 0,
+	      "features after mutations differ (%zu vs %zu)", n1, n2);
+	weft_runner_set_feedback(r, 0);
+	weft_mutator_free(m);
+}
+
+static void shrinking_goes_to_engine(weft_runner *r)
+{
+	weft_mutator *m = weft_mutator_new(r, 0);
+	REQUIRE(m, "out of memory");
+	uint8_t buf[16] = { 0x01, 0x05, 0x01, 0x02, 0x00, 0x01, 0x07, 0x01 };
+	unsigned before = engine_calls, not_shorter = 0;
+	for (unsigned seed = 1; seed <= 100; seed++)
+		not_shorter += weft_mutate(m, buf, 8, 7, seed, fake_engine) > 7;
+	CHECK(engine_calls - before == 100, "%u of 100 shrinking requests reached the engine",
+	      engine_calls - before);
+	CHECK(not_shorter == 0, "%u outputs were not shorter", not_shorter);
+	weft_mutator_free(m);
+}
+
+static void crossover(weft_runner *r)
+{
+	weft_mutator *m = weft_mutator_new(r, 1);
+	REQUIRE(m, "out of memory");
+	const uint8_t a[] = { 0x01, 0x05, 0x01, 0x02, 0x00, 0x01 };
+	const uint8_t b[] = { 0x00, 0x02, 0x01, 0x02, 0x01, 0x01, 0x03 };
+	uint8_t x[CAP], y[CAP];
+	unsigned differ = 0;
+	for (unsigned seed = 1; seed <= 200; seed++) {
+		size_t nx = weft_crossover(m, a, sizeof a, b, sizeof b, x, CAP, seed);
+		size_t ny = weft_crossover(m, a, sizeof a, b, sizeof b, y, CAP, seed);
+		differ += nx != ny || memcmp(x, y, nx) != 0;
+	}
+	CHECK(differ == 0, "%u of 200 crossovers not deterministic", differ);
+	CHECK(weft_mutator_stats_get(m).mismatches == 0, "a crossover's schedule did not replay");
+	weft_mutator_free(m);
+}
+
+int main(void)
+{
+	weft_runner *r = weft_runner_new(weft_fuzz_target());
+	REQUIRE(r, "out of memory");
+	same_outputs(r);
+	chain(r);
+	no_leak(r);
+	shrinking_goes_to_engine(r);
+	crossover(r);
+	weft_runner_free(r);
+	return check_summary("test_mutate");
+}
