@@ -19,7 +19,7 @@ static uint64_t record_next_preemption(void *self, unsigned thread, uint32_t cal
 
 /* What the bytes strategy answers at (call, step): the planned thread, or `thread`. */
 static unsigned planned_pick(const mutate_recorder *r, unsigned thread, uint32_t call,
-			     uint64_t step, uint32_t runnable)
+			     uint64_t step, sched_mask runnable)
 {
 	const input_scenario *s = r->scenario;
 	if (call >= s->n_calls)
@@ -29,7 +29,7 @@ static unsigned planned_pick(const mutate_recorder *r, unsigned thread, uint32_t
 			unsigned n = r->n_slots ? r->n_slots : 1;
 			for (unsigned i = 0; i < n; i++) {
 				unsigned t = (s->plan[p].to % n + i) % n;
-				if (runnable & (1u << t))
+				if (sched_has(runnable, t))
 					return t;
 			}
 		}
@@ -37,11 +37,11 @@ static unsigned planned_pick(const mutate_recorder *r, unsigned thread, uint32_t
 }
 
 static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			    uint32_t runnable, bool forced)
+			    sched_mask runnable, bool forced)
 {
 	mutate_recorder *r = self;
 	if (forced)   /* the byte format's rule: the lowest-numbered runnable thread */
-		return (unsigned)__builtin_ctz(runnable);
+		return sched_lowest(runnable);
 	r->decisions++;
 	unsigned to;
 	if (!r->inner || r->decisions <= r->follow)

@@ -45,17 +45,17 @@ static uint64_t pos_next_preemption(void *self, unsigned thread, uint32_t call, 
 }
 
 static unsigned pos_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
-			 uint32_t runnable, bool forced)
+			 sched_mask runnable, bool forced)
 {
 	search_pos *p = self;
 	(void)call;
 	(void)step;
 	pos_update(p);
-	uint32_t candidates = forced ? runnable : runnable | (1u << thread);
+	sched_mask candidates = forced ? runnable : runnable | sched_bit(thread);
 	unsigned best = thread;
 	int found = 0;
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
-		if (((candidates >> t) & 1u) && (!found || p->prio[t] > p->prio[best])) {
+		if (sched_has(candidates, t) && (!found || p->prio[t] > p->prio[best])) {
 			best = t;
 			found = 1;
 		}
