@@ -28,6 +28,7 @@ struct weft_runner {
 	input_bounds bounds;
 	sched_pool pool;
 	sched_exec exec;
+	uint8_t accesses;              /* enum sched_accesses, from WEFT_ACCESSES */
 	input_choices choices;
 	input_scenario scenario;
 	input_plan_reader plan;
@@ -87,6 +88,28 @@ static sched_backend choose_backend(const weft_target *t)
 	return RUNNER_DEFAULT_BACKEND;
 }
 
+/*
+ * Which instrumented plain accesses are switch points (<weft/instrument.h>):
+ * WEFT_ACCESSES=shared|all|atomics, read at every runner creation; unset or
+ * empty = shared.  Like WEFT_BACKEND, a misspelt value stops the process.
+ */
+static uint8_t choose_accesses(void)
+{
+	static const char *const names[] = {
+		[SCHED_ACCESSES_SHARED] = "shared", [SCHED_ACCESSES_ALL] = "all",
+		[SCHED_ACCESSES_ATOMICS] = "atomics",
+	};
+	const char *env = getenv("WEFT_ACCESSES");
+	if (!env || !*env)
+		return SCHED_ACCESSES_SHARED;
+	for (uint8_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(env, names[i]) == 0)
+			return i;
+	fprintf(stderr, "weft: WEFT_ACCESSES=%s is not an access mode: use shared, all or atomics\n",
+		env);
+	exit(2);
+}
+
 weft_runner *weft_runner_new(const weft_target *target)
 {
 	if (weft_target_problem(target))
@@ -101,6 +124,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 		return NULL;
 	}
 	r->target = target;
+	r->accesses = choose_accesses();
 	r->bounds = input_bounds_of(target);
 	sched_pool_init(&r->pool, backend);
 	sched_exec_init(&r->exec, &r->pool);
@@ -413,6 +437,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
 		.livelock_limit = t->livelock_limit,
 		.solo_limit = t->obstruction_free_steps,
 		.spurious_wakeups = t->spurious_wakeups != 0,
+		.accesses = r->accesses,
 		.strategy = strategy,
 		.body = run_thread_calls,
 		.body_ctx = r,

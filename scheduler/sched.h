@@ -151,6 +151,15 @@ typedef struct sched_pool {
 	cpu_set_t controller_mask;  /* its own affinity, restored after the execution */
 } sched_pool;
 
+/* Which instrumented plain accesses are switch points (access.c, <weft/instrument.h>). */
+enum sched_accesses {
+	SCHED_ACCESSES_SHARED,    /* memory another managed thread touched in this execution */
+	SCHED_ACCESSES_ALL,       /* every one */
+	SCHED_ACCESSES_ATOMICS,   /* none: atomic instructions only */
+};
+
+typedef struct sched_shared sched_shared;   /* access.c: granule -> threads, per execution */
+
 /* What the runner asks of one execution. */
 typedef struct sched_exec_config {
 	unsigned n_threads;                        /* 1..SCHED_MAX_THREADS */
@@ -162,6 +171,7 @@ typedef struct sched_exec_config {
 	uint64_t livelock_limit;                   /* quiet steps alone = livelock (0 = default) */
 	uint64_t solo_limit;                       /* steps of one call alone (0 = unchecked) */
 	bool spurious_wakeups;                     /* condition waits may end by themselves */
+	uint8_t accesses;                          /* enum sched_accesses */
 	sched_strategy strategy;
 	void (*body)(void *ctx, unsigned thread);  /* runs on managed thread `thread` */
 	void *body_ctx;
@@ -188,6 +198,7 @@ typedef struct sched_exec {
 	unsigned preemptions;       /* switches away from a thread that could go on */
 	unsigned switches;          /* all switches between managed threads */
 	bool cut;                   /* step budget exhausted: threads unwind */
+	sched_shared *shared;       /* instrumented plain accesses (access.c); NULL until one */
 	sched_trace trace;
 } sched_exec;
 
@@ -242,6 +253,17 @@ void sched_call_begin(uint32_t call);
 /* On a spawned thread: run its start routine (sync.c). */
 void sched_run_start_routine(void);
 void sched_op_end(uint32_t call, int64_t result);
+
+/* ---- access.c ---- */
+/* A new execution: no granule is shared yet (cheap: a generation number). */
+void sched_access_reset(sched_exec *exec);
+void sched_access_destroy(sched_exec *exec);
+/* Does this binary hold instrumented code (the pass defines the symbol)? */
+extern const uint8_t weft_impl_instrumented_module __attribute__((weak));
+static inline bool sched_instrumented_binary(void)
+{
+	return &weft_impl_instrumented_module != NULL;
+}
 
 /* ---- internal to the scheduler room ---- */
 /* Ask the strategy where `self` is next preempted in its call; none = UINT64_MAX. */

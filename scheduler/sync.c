@@ -60,6 +60,20 @@ static size_t sync_point(sched_thread *self, weft_site *site, const void *addr)
 	return self->exec->trace.n - 1;
 }
 
+/*
+ * After a release (unlock, post, signal, broadcast, a thread's start or end): a switch
+ * point, so that another thread may run in the window the release opened
+ * (`unlock(m); free(obj)` against a thread that takes m and uses obj).  Only in
+ * binaries with instrumented code (<weft/instrument.h>): elsewhere the step
+ * counts, and so the schedules existing reproducers encode, stay as they were.
+ * No event of its own: a preemption here is recorded as any other.
+ */
+static void after_release(sched_thread *self)
+{
+	if (sched_instrumented_binary())
+		sched_switch_point(self);
+}
+
 /* The event's object number and value (the outcome; a blocked call never gets one). */
 static void set_event(sched_thread *self, size_t ev, const sched_sync *o, uint64_t value)
 {
@@ -238,6 +252,7 @@ int weft_mutex_unlock_at(pthread_mutex_t *m, weft_site *site)
 	sched_sync *o = sync_of(self, m, SCHED_SYNC_MUTEX, site);
 	set_event(self, ev, o, 0);
 	mutex_release(self, o);
+	after_release(self);
 	return 0;
 }
 
@@ -307,6 +322,7 @@ int weft_cond_signal_at(pthread_cond_t *c, weft_site *site)
 		sched_unblock(exec, first);
 		sched_note_change(self);
 	}
+	after_release(self);
 	return 0;
 }
 
@@ -320,6 +336,7 @@ int weft_cond_broadcast_at(pthread_cond_t *c, weft_site *site)
 	set_event(self, ev, o, 0);
 	wake_all(self->exec, o, SCHED_WAIT_COND);
 	sched_note_change(self);
+	after_release(self);
 	return 0;
 }
 
@@ -394,6 +411,7 @@ int weft_rwlock_unlock_at(pthread_rwlock_t *l, weft_site *site)
 	sched_note_change(self);
 	wake_all(self->exec, o, SCHED_WAIT_READ);
 	wake_all(self->exec, o, SCHED_WAIT_WRITE);
+	after_release(self);
 	return 0;
 }
 
@@ -459,6 +477,7 @@ int weft_sem_post_at(sem_t *s, weft_site *site)
 	set_event(self, ev, o, (uint64_t)o->count);
 	sched_note_change(self);
 	wake_all(self->exec, o, SCHED_WAIT_SEM);
+	after_release(self);
 	return 0;
 }
 
@@ -498,6 +517,7 @@ int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr, void *(*star
 	set_event(self, ev, NULL, id);
 	sched_note_change(self);
 	*t = handle_of(id);
+	after_release(self);   /* the child may run before its parent goes on */
 	return 0;
 }
 
@@ -505,6 +525,7 @@ void sched_run_start_routine(void)
 {
 	sched_thread *self = managed();
 	self->retval = self->start(self->start_arg);
+	after_release(self);
 }
 
 int weft_thread_join_at(pthread_t t, void **retval, weft_site *site)
