@@ -3,23 +3,25 @@
  * pthread program, no weft in sight, built with weft's compiler pass (CMake:
  * weft_add_program ... INSTRUMENT).
  *
- * Program: main opens a session (malloc), hands it to a worker thread that
- * adds to its byte count, then closes it: session_close() clears the magic
- * word (as destructors that guard against reuse do) and frees it.  Every
- * session function first checks the magic word.
- * Seeded bug (default build): main closes the session before joining the
- * worker, so the worker may still be using it.  Fixed build
- * (-DWEFT_PLAIN_SESSION_UAF_FIXED): join first, then close.
+ * Program: main opens a session (malloc), hands it to a worker thread and
+ * waits (a semaphore) until the worker has picked it up; then it closes it:
+ * session_close() clears the magic word (as destructors that guard against
+ * reuse do) and frees it.  Every session function first checks the magic word.
+ * Seeded bug (default build): the worker says "picked up" before it is done
+ * with the session, so main may close it while the worker still uses it.
+ * Fixed build (-DWEFT_PLAIN_SESSION_UAF_FIXED): the worker posts when done.
  * Symptom: under AddressSanitizer, heap-use-after-free at the worker's read of
  * the freed session; without it, the worker's magic check fails (assertion).
  *
- * Known minimal failing interleaving: 2 preemptions.  Main starts the worker
- * and is preempted right after pthread_create; the worker is preempted at its
- * first read of the session; main closes (frees) it; the worker reads it.
+ * Known minimal failing interleaving: 1 preemption.  Main starts the worker and
+ * blocks in sem_wait; the worker posts and is preempted right after (the
+ * after-release switch point); main closes (frees) the session; the worker
+ * reads it.  Without a preemption the worker finishes first: no failure.
  * Oracle: ASan, or the program's own assert().
  */
 #include <assert.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -52,9 +54,17 @@ static void session_close(struct session *s)
 	free(s);
 }
 
+static sem_t picked_up;
+
 static void *worker(void *arg)
 {
+#ifdef WEFT_PLAIN_SESSION_UAF_FIXED
 	session_add(arg, 10);
+	sem_post(&picked_up);
+#else
+	sem_post(&picked_up);   /* bug: too early, the session is still in use */
+	session_add(arg, 10);
+#endif
 	return NULL;
 }
 
@@ -62,13 +72,11 @@ int main(void)
 {
 	pthread_t t;
 	struct session *s = session_open();
+	sem_init(&picked_up, 0, 0);
 	pthread_create(&t, NULL, worker, s);
-#ifdef WEFT_PLAIN_SESSION_UAF_FIXED
-	pthread_join(t, NULL);
-	session_close(s);
-#else
+	sem_wait(&picked_up);
 	session_close(s);
 	pthread_join(t, NULL);
-#endif
+	sem_destroy(&picked_up);
 	return 0;
 }
