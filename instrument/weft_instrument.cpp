@@ -312,10 +312,14 @@ bool Instrumenter::run()
 	m_.addModuleFlag(Module::Override, "weft.instrumented", 1);
 	declare_runtime();
 	/* tells libweft this binary holds instrumented code (scheduler/sync.c: after-release) */
-	if (!m_.getGlobalVariable("weft_impl_instrumented_module")) {
-		Type *i8 = Type::getInt8Ty(ctx_);
-		new GlobalVariable(m_, i8, true, GlobalValue::WeakAnyLinkage, ConstantInt::get(i8, 1),
-				   "weft_impl_instrumented_module");
+	Type *i8 = Type::getInt8Ty(ctx_);
+	GlobalVariable *mark = m_.getGlobalVariable("weft_impl_instrumented_module");
+	if (!mark)
+		mark = new GlobalVariable(m_, i8, true, GlobalValue::WeakAnyLinkage, nullptr,
+					  "weft_impl_instrumented_module");
+	if (mark->isDeclaration() && mark->getValueType() == i8) {  /* declared by sched.h */
+		mark->setInitializer(ConstantInt::get(i8, 1));
+		mark->setLinkage(GlobalValue::WeakAnyLinkage);
 	}
 	bool changed = false;
 	for (Function &f : m_)
