@@ -198,6 +198,7 @@ __attribute__((noinline)) static void weft_abort_livelock(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_obstruction(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_assertion(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_misuse(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_data_race(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_error(void) { abort(); }
 
 /* WEFT_REPORT_JSON=FILE: the failing execution's JSON report, FILE overwritten. */
@@ -233,6 +234,7 @@ static void die_with_report(weft_runner *runner, const weft_result *res)
 	case WEFT_FAIL_OBSTRUCTION: weft_abort_obstruction(); break;
 	case WEFT_FAIL_ASSERTION: weft_abort_assertion(); break;
 	case WEFT_FAIL_MISUSE: weft_abort_misuse(); break;
+	case WEFT_FAIL_DATA_RACE: weft_abort_data_race(); break;
 	default: weft_abort_error(); break;
 	}
 }

@@ -86,7 +86,7 @@ static int expect_is_valid(const char *expect)
 {
 	if (!strcmp(expect, "fail"))
 		return 1;
-	for (int v = WEFT_PASS; v <= WEFT_FAIL_MISUSE; v++)
+	for (int v = WEFT_PASS; v <= WEFT_FAIL_DATA_RACE; v++)
 		if (v != WEFT_ERROR && !strcmp(expect, weft_verdict_name((weft_verdict)v)))
 			return 1;
 	return 0;

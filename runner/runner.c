@@ -29,6 +29,7 @@ struct weft_runner {
 	sched_pool pool;
 	sched_exec exec;
 	uint8_t accesses;              /* enum sched_accesses, from WEFT_ACCESSES */
+	bool races;                    /* WEFT_RACES=1: the data-race verdict */
 	input_choices choices;
 	input_scenario scenario;
 	input_plan_reader plan;
@@ -110,6 +111,23 @@ static uint8_t choose_accesses(void)
 	exit(2);
 }
 
+/*
+ * The data-race verdict (scheduler/race.c) on instrumented plain accesses:
+ * WEFT_RACES=1 turns it on, 0 or unset leaves it off, so that a race is found
+ * through its own symptom (an assertion, ASan's report) unless asked; anything
+ * else stops the process (exit 2).
+ */
+static bool choose_races(void)
+{
+	const char *env = getenv("WEFT_RACES");
+	if (!env || !*env || strcmp(env, "0") == 0)
+		return false;
+	if (strcmp(env, "1") == 0)
+		return true;
+	fprintf(stderr, "weft: WEFT_RACES=%s: use 1 (data races are failures) or 0\n", env);
+	exit(2);
+}
+
 weft_runner *weft_runner_new(const weft_target *target)
 {
 	if (weft_target_problem(target))
@@ -125,6 +143,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 	}
 	r->target = target;
 	r->accesses = choose_accesses();
+	r->races = choose_races();
 	r->bounds = input_bounds_of(target);
 	sched_pool_init(&r->pool, backend);
 	sched_exec_init(&r->exec, &r->pool);
@@ -340,6 +359,9 @@ static weft_verdict judge_stop(weft_runner *r)
 	case SCHED_STOP_ERROR:
 		snprintf(r->message, sizeof r->message, "%s", x->stop_message);
 		return WEFT_FAIL_MISUSE;
+	case SCHED_STOP_RACE:
+		snprintf(r->message, sizeof r->message, "data race: %s", x->stop_message);
+		return WEFT_FAIL_DATA_RACE;
 	default:
 		snprintf(r->message, sizeof r->message,
 			 "execution exceeded the step budget of %u switch points",
@@ -438,6 +460,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy)
 		.solo_limit = t->obstruction_free_steps,
 		.spurious_wakeups = t->spurious_wakeups != 0,
 		.accesses = r->accesses,
+		.races = r->races,
 		.strategy = strategy,
 		.body = run_thread_calls,
 		.body_ctx = r,

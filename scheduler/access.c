@@ -50,8 +50,14 @@ typedef struct shared_slot {
 struct sched_shared {
 	uint32_t gen;
 	uint32_t used;
+	char *shadow;            /* races: TABLE_SIZE sched_shadows beside the slots (race.c) */
 	shared_slot slot[TABLE_SIZE];
 };
+
+static sched_shadow *shadow_of(sched_shared *s, const shared_slot *slot)
+{
+	return (sched_shadow *)(s->shadow + (size_t)(slot - s->slot) * sched_shadow_size);
+}
 
 void sched_access_reset(sched_exec *exec)
 {
@@ -67,6 +73,8 @@ void sched_access_reset(sched_exec *exec)
 
 void sched_access_destroy(sched_exec *exec)
 {
+	if (exec->shared)
+		free(exec->shared->shadow);
 	free(exec->shared);
 	exec->shared = NULL;
 }
@@ -84,6 +92,8 @@ static shared_slot *slot_of(sched_shared *s, uintptr_t granule, bool create)
 			slot->gen = s->gen;
 			slot->granule = granule;
 			slot->threads = 0;
+			if (s->shadow)
+				sched_race_clear(shadow_of(s, slot));
 			return slot;
 		}
 		if (slot->granule == granule)
@@ -91,6 +101,7 @@ static shared_slot *slot_of(sched_shared *s, uintptr_t granule, bool create)
 	}
 }
 
+/* The table, made on the first instrumented access (with the shadow if races are checked). */
 static sched_shared *table_of(sched_exec *exec)
 {
 	if (__builtin_expect(!exec->shared, 0)) {
@@ -99,13 +110,17 @@ static sched_shared *table_of(sched_exec *exec)
 			abort();
 		exec->shared->gen = 1;
 	}
+	if (__builtin_expect(exec->cfg.races && !exec->shared->shadow, 0)) {
+		exec->shared->shadow = calloc(TABLE_SIZE, sched_shadow_size);
+		if (!exec->shared->shadow)
+			abort();
+	}
 	return exec->shared;
 }
 
-/* Is this plain access by `self` a step?  Records the thread in the granule's set. */
-static bool shared_so_far(sched_thread *self, const void *addr)
+/* Was the granule touched by another thread?  Records `self` in its set; NULL slot = full. */
+static bool shared_so_far(sched_thread *self, shared_slot *slot)
 {
-	shared_slot *slot = slot_of(table_of(self->exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
 	if (!slot)
 		return true;
 	uint8_t me = (uint8_t)(1u << self->id);
@@ -132,14 +147,15 @@ static uint64_t peek(const void *addr, unsigned size)
 	}
 }
 
-static bool is_step(sched_thread *self, const weft_access_site *site, const void *addr)
+/* Is this access a step in the execution's mode? */
+static bool is_step(sched_thread *self, const weft_access_site *site, shared_slot *slot)
 {
 	if (site->order != WEFT_ORDER_PLAIN)
 		return true;
 	switch (self->exec->cfg.accesses) {
 	case SCHED_ACCESSES_ALL: return true;
 	case SCHED_ACCESSES_ATOMICS: return false;
-	default: return shared_so_far(self, addr);
+	default: return shared_so_far(self, slot);
 	}
 }
 
@@ -157,11 +173,9 @@ static bool changes(weft_access kind, uint64_t now, uint64_t value)
 	}
 }
 
-void weft_impl_access(weft_access_site *site, void *addr, uint64_t value)
+/* The step: a switch point, then the event's value, then progress. */
+static void step(sched_thread *self, weft_access_site *site, void *addr, uint64_t value)
 {
-	sched_thread *self = weft_impl_current;
-	if (!self || !is_step(self, site, addr))
-		return;
 	if (!site->site.id)
 		sched_site_id_column(&site->site, site->column);
 	weft_impl_switch(self, &site->site, addr);
@@ -178,6 +192,37 @@ void weft_impl_access(weft_access_site *site, void *addr, uint64_t value)
 		sched_note_change(self);
 }
 
+/* Races: the access about to happen, against the granule's shadow (race.c). */
+static void check_race(sched_thread *self, sched_shared *s, shared_slot *slot,
+		       weft_access_site *site, void *addr)
+{
+	if (!slot)
+		slot = slot_of(s, (uintptr_t)addr >> GRANULE_SHIFT, true);
+	if (!slot)
+		return;   /* table full: unchecked (ARCHITECTURE.md, known limits) */
+	sched_shadow *shadow = shadow_of(s, slot);
+	if (site->order != WEFT_ORDER_PLAIN)
+		sched_race_atomic(self, shadow);
+	else
+		sched_race_access(self, shadow, site, site->site.kind != WEFT_ACCESS_LOAD);
+}
+
+void weft_impl_access(weft_access_site *site, void *addr, uint64_t value)
+{
+	sched_thread *self = weft_impl_current;
+	if (!self)
+		return;
+	sched_exec *exec = self->exec;
+	shared_slot *slot = NULL;
+	bool plain = site->order == WEFT_ORDER_PLAIN;
+	if (plain && (exec->cfg.accesses == SCHED_ACCESSES_SHARED || exec->cfg.races))
+		slot = slot_of(table_of(exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
+	if (is_step(self, site, slot))
+		step(self, site, addr, value);
+	if (__builtin_expect(exec->cfg.races, 0))
+		check_race(self, table_of(exec), slot, site, addr);
+}
+
 void weft_impl_free(void *ptr)
 {
 	sched_thread *self = weft_impl_current;
@@ -188,7 +233,10 @@ void weft_impl_free(void *ptr)
 	uintptr_t end = ((uintptr_t)ptr + malloc_usable_size(ptr) + 7) >> GRANULE_SHIFT;
 	for (uintptr_t g = first; g < end; g++) {
 		shared_slot *slot = slot_of(s, g, false);
-		if (slot)
+		if (slot) {
 			slot->threads = 0;
+			if (s->shadow)   /* a new block: no access of the old one races with it */
+				sched_race_clear(shadow_of(s, slot));
+		}
 	}
 }

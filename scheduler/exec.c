@@ -81,6 +81,8 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 	sched_access_reset(exec);
 	for (unsigned i = 0; i < exec->n_slots; i++)
 		reset_thread(exec->pool->threads[i], exec, i < cfg->n_threads);
+	if (cfg->races)
+		sched_race_start(exec);
 }
 
 int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)

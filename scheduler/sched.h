@@ -54,6 +54,11 @@
 struct sched_exec;
 struct sched_pool;
 
+/* A vector clock over the managed threads (race.c). */
+typedef struct sched_vc {
+	uint32_t c[8];
+} sched_vc;
+
 /*
  * How managed threads are made and switched; chosen per pool (the runner
  * decides per runner: runner/runner.c), never changes a choice or a trace.
@@ -73,6 +78,7 @@ enum sched_stop {
 	SCHED_STOP_OBSTRUCTION,   /* an operation ran alone too long (obstruction-freedom) */
 	SCHED_STOP_ASSERTION,     /* the program failed an assertion (weft_impl_fail) */
 	SCHED_STOP_ERROR,         /* misuse: unlock of a lock not held, too many objects */
+	SCHED_STOP_RACE,          /* two unordered conflicting plain accesses (race.c) */
 };
 
 /* What a blocked thread waits for (sync.c). */
@@ -103,6 +109,7 @@ typedef struct sched_sync {
 	int64_t count;            /* semaphore value */
 	unsigned number;          /* 1, 2, ... in order of first use: its name in reports */
 	const weft_site *first_site;
+	sched_vc vc;              /* happens-before: what its releases published (race.c) */
 } sched_sync;
 
 /* One worker of the pool; the `weft_impl_thread` that <weft/atomic.h> names. */
@@ -127,6 +134,7 @@ struct weft_impl_thread {
 	uint64_t quiet;             /* its switch points since shared memory last changed */
 	uint64_t seen_epoch;        /* exec->epoch when it last looked */
 	uint64_t solo;              /* its switch points in this call since it was resumed */
+	sched_vc vc;                /* happens-before (race.c), when races are checked */
 	/* spawned threads (sync.c: pthread_create) */
 	void *(*start)(void *);
 	void *start_arg;
@@ -172,6 +180,8 @@ typedef struct sched_exec_config {
 	uint64_t solo_limit;                       /* steps of one call alone (0 = unchecked) */
 	bool spurious_wakeups;                     /* condition waits may end by themselves */
 	uint8_t accesses;                          /* enum sched_accesses */
+	bool races;                                /* check instrumented plain accesses for
+						      data races (race.c) */
 	sched_strategy strategy;
 	void (*body)(void *ctx, unsigned thread);  /* runs on managed thread `thread` */
 	void *body_ctx;
@@ -190,7 +200,7 @@ typedef struct sched_exec {
 	uint64_t epoch;             /* changes of shared memory so far */
 	uint8_t stop;               /* enum sched_stop */
 	uint8_t stop_thread;        /* the thread that stopped it */
-	char stop_message[160];     /* SCHED_STOP_ASSERTION / _ERROR: what happened */
+	char stop_message[256];     /* SCHED_STOP_ASSERTION / _ERROR / _RACE: what happened */
 	unsigned n_sync;
 	sched_sync sync[SCHED_MAX_SYNC];
 	uint64_t wait_counter;
@@ -263,6 +273,33 @@ extern const uint8_t weft_impl_instrumented_module __attribute__((weak));
 static inline bool sched_instrumented_binary(void)
 {
 	return &weft_impl_instrumented_module != NULL;
+}
+
+/* ---- race.c ---- */
+_Static_assert(SCHED_MAX_THREADS <= 8, "sched_vc has 8 entries");
+typedef struct sched_shadow sched_shadow;   /* one granule's last accesses */
+extern const size_t sched_shadow_size;
+struct weft_access_site;
+/* A new execution: every thread's clock is its own 1. */
+void sched_race_start(sched_exec *exec);
+void sched_race_release_slow(sched_thread *self, sched_vc *object);
+void sched_race_acquire_slow(sched_thread *self, const sched_vc *object);
+void sched_race_fork_slow(sched_thread *self, sched_thread *child);
+void sched_race_clear(sched_shadow *s);
+void sched_race_atomic(sched_thread *self, sched_shadow *s);
+/* The access about to happen; stops the execution at a race. */
+void sched_race_access(sched_thread *self, sched_shadow *s, const struct weft_access_site *site,
+		       bool write);
+/* The edges; one branch when races are not checked. */
+static inline void sched_race_release(sched_thread *self, sched_vc *object)
+{
+	if (__builtin_expect(self->exec->cfg.races, 0))
+		sched_race_release_slow(self, object);
+}
+static inline void sched_race_acquire(sched_thread *self, const sched_vc *object)
+{
+	if (__builtin_expect(self->exec->cfg.races, 0))
+		sched_race_acquire_slow(self, object);
 }
 
 /* ---- internal to the scheduler room ---- */

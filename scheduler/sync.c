@@ -187,6 +187,7 @@ static void mutex_acquire(sched_thread *self, sched_sync *o, weft_site *site)
 	}
 	o->owner = me;
 	o->depth = 1;
+	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 }
 
@@ -197,6 +198,7 @@ static void mutex_release(sched_thread *self, sched_sync *o)
 		       o->owner ? "another thread holds" : "is not locked");
 	if (o->recursive && --o->depth > 0)
 		return;
+	sched_race_release(self, &o->vc);
 	o->owner = 0;
 	sched_note_change(self);
 	wake_all(self->exec, o, SCHED_WAIT_MUTEX);
@@ -371,6 +373,7 @@ int weft_rwlock_rdlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 	while (o->owner)
 		wait_on(self, o, SCHED_WAIT_READ, site, false);
 	o->readers |= 1u << self->id;
+	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
 }
@@ -390,6 +393,7 @@ int weft_rwlock_wrlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 	while (o->owner || o->readers)   /* a reader upgrading waits forever: a deadlock */
 		wait_on(self, o, SCHED_WAIT_WRITE, site, false);
 	o->owner = (uint8_t)(self->id + 1);
+	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
 }
@@ -402,6 +406,7 @@ int weft_rwlock_unlock_at(pthread_rwlock_t *l, weft_site *site)
 	size_t ev = sync_point(self, site, l);
 	sched_sync *o = sync_of(self, l, SCHED_SYNC_RWLOCK, site);
 	set_event(self, ev, o, 0);
+	sched_race_release(self, &o->vc);
 	if (o->owner == self->id + 1)
 		o->owner = 0;
 	else if (o->readers & (1u << self->id))
@@ -462,6 +467,7 @@ int weft_sem_wait_at(sem_t *s, int mode, weft_site *site)
 		return -1;
 	}
 	o->count--;
+	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
 }
@@ -474,6 +480,7 @@ int weft_sem_post_at(sem_t *s, weft_site *site)
 	size_t ev = sync_point(self, site, s);
 	sched_sync *o = sync_of(self, s, SCHED_SYNC_SEM, site);
 	o->count++;
+	sched_race_release(self, &o->vc);
 	set_event(self, ev, o, (uint64_t)o->count);
 	sched_note_change(self);
 	wake_all(self->exec, o, SCHED_WAIT_SEM);
@@ -512,6 +519,8 @@ int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr, void *(*star
 	child->finished = false;
 	child->start = start;
 	child->start_arg = arg;
+	if (exec->cfg.races)
+		sched_race_fork_slow(self, child);
 	exec->live |= 1u << id;
 	exec->runnable |= 1u << id;
 	set_event(self, ev, NULL, id);
@@ -547,6 +556,7 @@ int weft_thread_join_at(pthread_t t, void **retval, weft_site *site)
 		self->timed = false;
 		sched_block(self);
 	}
+	sched_race_acquire(self, &child->vc);
 	if (retval)
 		*retval = child->retval;
 	return 0;

@@ -11,6 +11,8 @@
  * old value and its source line; locals that never escape are not
  * instrumented; weft_impl_free forgets a block; an unlock is followed by a switch point
  * in this (instrumented) binary; outside an execution nothing is recorded.
+ * Races (WEFT_RACES, race.c): two unordered writes are a race naming both; a
+ * mutex, an atomic flag and a semaphore order a hand-over, a plain flag does not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +134,83 @@ static void touch_outside(void)
 		own[i & 3] = own[(i + 1) & 3] + 1;
 }
 
+/* ---- races (scheduler/race.c) ---- */
+
+static int racy, flag_plain;
+static int flag_atomic;   /* accessed only through __atomic builtins */
+static sem_t ready;
+static void unordered(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	racy = (int)t;
+}
+
+static void locked(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	weft_pthread_mutex_lock(&lock);
+	racy = racy + 1;
+	weft_pthread_mutex_unlock(&lock);
+}
+
+/* Thread 0 publishes `racy`, then a flag; thread 1 reads the flag, then `racy`. */
+static void handshake(void *ctx, unsigned t)
+{
+	int how = *(int *)ctx;   /* 0 plain flag, 1 atomic flag, 2 semaphore */
+	sched_call_begin(t);
+	if (t == 0) {
+		racy = 42;
+		if (how == 0)
+			flag_plain = 1;
+		else if (how == 1)
+			__atomic_store_n(&flag_atomic, 1, __ATOMIC_RELEASE);
+		else
+			weft_sem_post(&ready);
+		return;
+	}
+	int seen = how == 0 ? flag_plain : how == 1 ? __atomic_load_n(&flag_atomic, __ATOMIC_ACQUIRE)
+						    : (weft_sem_wait(&ready), 1);
+	if (seen)
+		own[0] = racy;
+}
+
+static uint8_t run_races(void (*body)(void *, unsigned), void *ctx)
+{
+	const sched_exec_config cfg = {
+		.n_threads = 2, .step_budget = 10000, .races = true,
+		.strategy = { .next_preemption = never, .pick = same },
+		.body = body, .body_ctx = ctx,
+	};
+	REQUIRE(sched_exec_run(&exec, &cfg) == 0, "execution did not start");
+	return exec.stop;
+}
+
+static void check_races(void)
+{
+	CHECK(run_races(unordered, NULL) == SCHED_STOP_RACE, "two unordered writes: no race");
+	CHECK(strstr(exec.stop_message, "thread 1 writes test_access.c:") &&
+	      strstr(exec.stop_message, "(unordered), unordered with") &&
+	      strstr(exec.stop_message, "thread 0's write at test_access.c:"),
+	      "the race names both accesses: %s", exec.stop_message);
+	run(unordered, 2, SCHED_ACCESSES_SHARED);
+	CHECK(exec.stop == SCHED_STOP_NONE, "races reported while not asked for");
+	CHECK(run_races(locked, NULL) == SCHED_STOP_NONE, "a mutex does not order: %s",
+	      exec.stop_message);
+	int how = 0;
+	CHECK(run_races(handshake, &how) == SCHED_STOP_RACE, "a plain flag orders");
+	how = 1;
+	flag_atomic = 0;
+	CHECK(run_races(handshake, &how) == SCHED_STOP_NONE, "an atomic flag does not order: %s",
+	      exec.stop_message);
+	how = 2;
+	sem_init(&ready, 0, 0);
+	CHECK(run_races(handshake, &how) == SCHED_STOP_NONE, "a semaphore does not order: %s",
+	      exec.stop_message);
+	sem_destroy(&ready);
+}
+
 static const sched_event *find_kind(uint8_t kind)
 {
 	for (size_t i = 0; i < exec.trace.n; i++)
@@ -182,6 +261,8 @@ int main(void)
 	/* lock: 1 switch point; unlock: 1, and 1 after it (instrumented binary) */
 	CHECK(run(lock_unlock, 1, SCHED_ACCESSES_SHARED) == base1 + 3,
 	      "lock + unlock took %llu steps, want 3", (unsigned long long)(exec.steps - base1));
+
+	check_races();
 
 	/* outside an execution: plain C, nothing recorded, nothing crashes */
 	size_t n = exec.trace.n;

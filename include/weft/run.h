@@ -35,6 +35,8 @@ typedef enum weft_verdict {
 	WEFT_FAIL_OBSTRUCTION, /* an operation running alone did not finish (obstruction_free_steps) */
 	WEFT_FAIL_ASSERTION,   /* a program's assert() or weft_fail() */
 	WEFT_FAIL_MISUSE,      /* unlock of a lock not held, wait without the mutex, too many objects */
+	WEFT_FAIL_DATA_RACE,   /* two conflicting plain accesses unordered by happens-before
+				  (code built with weft's pass, WEFT_RACES=1: <weft/instrument.h>) */
 } weft_verdict;
 
 /* Summary of one execution; pointers stay valid until the next run. */
