@@ -13,10 +13,12 @@
  * Fixed build (-DWEFT_PLAIN_CHECK_THEN_USE_FIXED): the reader loads the
  * pointer once into a local and tests and uses that.
  *
- * Known minimal failing interleaving: 1 preemption.  The reader tests
+ * Known minimal failing interleaving: 2 preemptions.  The reader tests
  * `current` (non-NULL) and is preempted before loading it again; the reloader
- * clears it; the reader passes NULL to config_timeout(): assertion.  Oracle:
- * the program's own assert().
+ * clears it and is preempted before installing the new one; the reader passes
+ * NULL to config_timeout(): assertion.  Oracle: the program's own assert().
+ * The fixed build still has a data race on `current` (a plain pointer written
+ * and read by two threads): WEFT_RACES=1 reports it; the crash is gone.
  */
 #include <assert.h>
 #include <pthread.h>
