@@ -147,18 +147,6 @@ static uint64_t peek(const void *addr, unsigned size)
 	}
 }
 
-/* Is this access a step in the execution's mode? */
-static bool is_step(sched_thread *self, const weft_access_site *site, shared_slot *slot)
-{
-	if (site->order != WEFT_ORDER_PLAIN)
-		return true;
-	switch (self->exec->cfg.accesses) {
-	case SCHED_ACCESSES_ALL: return true;
-	case SCHED_ACCESSES_ATOMICS: return false;
-	default: return shared_so_far(self, slot);
-	}
-}
-
 /* Would the access change memory that holds `now`?  (`value` as the pass passes it.) */
 static bool changes(weft_access kind, uint64_t now, uint64_t value)
 {
@@ -207,20 +195,51 @@ static void check_race(sched_thread *self, sched_shared *s, shared_slot *slot,
 		sched_race_access(self, shadow, site, site->site.kind != WEFT_ACCESS_LOAD);
 }
 
+/* Races checked, or an atomic: the general path. */
+static __attribute__((noinline)) void access_slow(sched_thread *self, weft_access_site *site,
+						  void *addr, uint64_t value)
+{
+	sched_exec *exec = self->exec;
+	shared_slot *slot = NULL;
+	bool plain = site->order == WEFT_ORDER_PLAIN;
+	if (plain)
+		slot = slot_of(table_of(exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
+	bool is_step = !plain || exec->cfg.accesses == SCHED_ACCESSES_ALL ||
+		       (exec->cfg.accesses == SCHED_ACCESSES_SHARED && shared_so_far(self, slot));
+	if (is_step)
+		step(self, site, addr, value);
+	if (exec->cfg.races)
+		check_race(self, table_of(exec), slot, site, addr);
+}
+
+/*
+ * The hot path: a plain access without the race check.  In the default mode a
+ * table probe decides; a thread's own memory returns here (bench_access: the
+ * "own memory" row).
+ */
 void weft_impl_access(weft_access_site *site, void *addr, uint64_t value)
 {
 	sched_thread *self = weft_impl_current;
 	if (!self)
 		return;
 	sched_exec *exec = self->exec;
-	shared_slot *slot = NULL;
-	bool plain = site->order == WEFT_ORDER_PLAIN;
-	if (plain && (exec->cfg.accesses == SCHED_ACCESSES_SHARED || exec->cfg.races))
-		slot = slot_of(table_of(exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
-	if (is_step(self, site, slot))
-		step(self, site, addr, value);
-	if (__builtin_expect(exec->cfg.races, 0))
-		check_race(self, table_of(exec), slot, site, addr);
+	if (__builtin_expect(site->order != WEFT_ORDER_PLAIN || exec->cfg.races, 0)) {
+		access_slow(self, site, addr, value);
+		return;
+	}
+	switch (exec->cfg.accesses) {
+	case SCHED_ACCESSES_ATOMICS:
+		return;
+	case SCHED_ACCESSES_SHARED: {
+		shared_slot *slot = slot_of(table_of(exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
+		if (!shared_so_far(self, slot))
+			return;
+		break;
+	}
+	default:
+		break;
+	}
+	step(self, site, addr, value);
 }
 
 void weft_impl_free(void *ptr)
