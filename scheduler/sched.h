@@ -11,7 +11,9 @@
  *
  * A managed thread runs its body (the runner's list of operations) and stops
  * only at switch points: the instrumented atomics of <weft/atomic.h>,
- * weft_yield(), and the start of each operation.  Each thread counts its
+ * weft_yield(), the blocking calls (sync.c; in binaries with instrumented code
+ * also right after each release), the accesses the compiler pass instruments
+ * (access.c, <weft/instrument.h>), and the start of each operation.  Each thread counts its
  * switch points within its current operation; at the step the strategy named
  * (strategy.h) it is preempted, if another thread can run, and the strategy
  * picks the thread to switch to.  When a thread finishes, the lowest-numbered
@@ -27,7 +29,8 @@
  * pool.c (the managed threads), exec.c (one execution), switch_point.c (the
  * hot path), transfer.c (the hand-off, either backend), handoff_futex.c (the
  * pthread baton), handoff_fiber.c (fiber workers), fiber_switch.c (the stack
- * switch).  Nothing here knows targets, bytes or oracles.
+ * switch), access.c (instrumented plain accesses), race.c (happens-before).
+ * Nothing here knows targets, bytes or oracles.
  */
 #ifndef WEFT_SCHED_H
 #define WEFT_SCHED_H
