@@ -178,6 +178,7 @@ static weft_runner *fuzz_runner(void)
 			exit(2);
 		}
 		runner = weft_runner_new(weft_fuzz_target());
+		weft_runner_report_on_death(runner);   /* ASan: weft's report after ASan's */
 		feedback_setup();
 		if (!runner || weft_runner_set_feedback(runner, feedback_kinds) != 0) {
 			fputs("weft: out of memory creating the runner\n", stderr);

@@ -312,6 +312,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "weft-replay: out of memory creating the runner\n");
 		return EXIT_BAD_USAGE;
 	}
+	weft_runner_report_on_death(st.runner);   /* ASan: weft's report after ASan's */
 	if (st.opt.simplify) {
 		int rc = first_path + 1 == argc ? simplify_file(&st, argv[first_path], st.opt.simplify)
 						: EXIT_BAD_USAGE;

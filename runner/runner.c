@@ -649,6 +649,46 @@ void weft_runner_report(const weft_runner *r, FILE *out)
 	report_print(out, &c);
 }
 
+/*
+ * The execution in progress, as far as it went: for a sanitizer's death
+ * callback (harness glue), on the managed thread that hit the error while the
+ * other threads and the controller are parked.  Only data is read and
+ * printed; nothing is run.  The verdict is `error`, the message says why.
+ */
+void weft_runner_report_dying(weft_runner *r, FILE *out)
+{
+	if (!r || !r->exec.current)
+		return;   /* not inside an execution: nothing of weft's to add */
+	build_history(r);
+	r->has_final = 0;
+	snprintf(r->message, sizeof r->message,
+		 "the process died during this execution (the sanitizer's report above): "
+		 "the interleaving up to that point");
+	fill_result(r, WEFT_ERROR);
+	weft_runner_report(r, out);
+	fflush(out);
+}
+
+/*
+ * A sanitizer runtime, when one is linked in (weak: NULL otherwise), calls
+ * back before the process dies of a memory error.  One runner per process
+ * gets the callback (the harness glue's): process-wide by nature.
+ */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+static weft_runner *dying_runner;
+
+static void report_on_death(void)
+{
+	weft_runner_report_dying(dying_runner, stderr);
+}
+
+void weft_runner_report_on_death(weft_runner *r)
+{
+	dying_runner = r;
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(report_on_death);
+}
+
 void weft_runner_report_json(const weft_runner *r, FILE *out)
 {
 	report_case c = report_case_of(r);

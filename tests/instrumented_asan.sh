@@ -4,7 +4,8 @@
 # weft's instrumentation pass (targets/plain_session_uaf.c, plain_unlock_free.c):
 # replaying each reproducer DIR/NAME.assertion.bin (the verdict a build without
 # ASan gives) makes ASan report heap-use-after-free at a read in FUNCTION, the
-# program's own code, and nothing in weft's; the fixed variant passes it; seeds
+# program's own code, and nothing in weft's, followed by weft's report of the
+# interleaving up to the error; the fixed variant passes it; seeds
 # pass both.  The pass must neither hide the bug from ASan nor trip ASan itself.
 buggy=$1 fixed=$2 dir=$3 function=$4
 tmp=$(mktemp -d)
@@ -24,6 +25,11 @@ for f in "$dir"/*.bin; do
 		grep -q " in $function " "$tmp/frame0" ||
 			{ cat "$tmp/log"; fail "$f: ASan's first frame is not $function: $(cat "$tmp/frame0")"; }
 		grep -q "weft_impl_\|scheduler/access.c" "$tmp/frame0" && fail "$f: reported inside weft"
+		# then weft's report of the execution up to the error (weft_runner_report_on_death)
+		sed -n '/ERROR: AddressSanitizer/,$p' "$tmp/log" |
+			grep -q "^==weft== FAIL error in .*the process died during this execution" ||
+			{ cat "$tmp/log"; fail "$f: no weft report after ASan's"; }
+		grep -q "^interleaving:" "$tmp/log" || fail "$f: weft's report has no interleaving"
 		"$fixed" --quiet --expect=pass "$f" > "$tmp/log" 2>&1 || { cat "$tmp/log"; fail "$f: fixed, want pass"; }
 		n=$((n + 1)) ;;
 	esac

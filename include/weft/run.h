@@ -83,6 +83,19 @@ WEFT_API weft_verdict weft_runner_run(weft_runner *runner, const uint8_t *data, 
 
 /* Print the report of the last execution (scenario, interleaving, verdict). */
 WEFT_API void weft_runner_report(const weft_runner *runner, FILE *out);
+/*
+ * Inside a sanitizer's death callback only (a memory error in a managed
+ * thread): print the execution in progress up to the error, verdict `error`.
+ * Does nothing outside an execution.  The harness glue installs it.
+ */
+WEFT_API void weft_runner_report_dying(weft_runner *runner, FILE *out);
+/*
+ * When a sanitizer runtime is linked in (ASan), print weft's report of the
+ * execution in progress (weft_runner_report_dying) after the sanitizer's own
+ * report, should the process die of a memory error.  One runner per process;
+ * the last call wins.  No effect without a sanitizer.
+ */
+WEFT_API void weft_runner_report_on_death(weft_runner *runner);
 /* The same report as one JSON object (format: report/report_json.c). */
 WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
 
