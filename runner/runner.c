@@ -670,23 +670,26 @@ void weft_runner_report_dying(weft_runner *r, FILE *out)
 }
 
 /*
- * A sanitizer runtime, when one is linked in (weak: NULL otherwise), calls
- * back before the process dies of a memory error.  One runner per process
- * gets the callback (the harness glue's): process-wide by nature.
+ * ASan, when linked in (weak: NULL otherwise), calls back with each error
+ * report it has printed, before the process dies.  Not the sanitizers' death
+ * callback: libFuzzer owns that one (it writes the crash file there) and there
+ * is one per process.  One runner per process gets the callback (the harness
+ * glue's): process-wide by nature.
  */
-extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+extern void __asan_set_error_report_callback(void (*callback)(const char *)) __attribute__((weak));
 static weft_runner *dying_runner;
 
-static void report_on_death(void)
+static void report_on_error(const char *asan_report)
 {
+	(void)asan_report;   /* already printed by ASan */
 	weft_runner_report_dying(dying_runner, stderr);
 }
 
 void weft_runner_report_on_death(weft_runner *r)
 {
 	dying_runner = r;
-	if (__sanitizer_set_death_callback)
-		__sanitizer_set_death_callback(report_on_death);
+	if (__asan_set_error_report_callback)
+		__asan_set_error_report_callback(report_on_error);
 }
 
 void weft_runner_report_json(const weft_runner *r, FILE *out)

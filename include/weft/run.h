@@ -90,10 +90,11 @@ WEFT_API void weft_runner_report(const weft_runner *runner, FILE *out);
  */
 WEFT_API void weft_runner_report_dying(weft_runner *runner, FILE *out);
 /*
- * When a sanitizer runtime is linked in (ASan), print weft's report of the
- * execution in progress (weft_runner_report_dying) after the sanitizer's own
- * report, should the process die of a memory error.  One runner per process;
- * the last call wins.  No effect without a sanitizer.
+ * When ASan is linked in, print weft's report of the execution in progress
+ * (weft_runner_report_dying) after each ASan error report, before the process
+ * dies (ASan's error report callback; libFuzzer's death callback, which writes
+ * the crash file, is left alone).  One runner per process; the last call
+ * wins.  No effect without ASan.
  */
 WEFT_API void weft_runner_report_on_death(weft_runner *runner);
 /* The same report as one JSON object (format: report/report_json.c). */
