@@ -278,6 +278,7 @@ static weft_runner *fuzz_runner(void)
 			exit(2);
 		}
 		runner = weft_runner_new(weft_fuzz_target());
+		weft_runner_report_on_death(runner);   /* ASan: weft's report after ASan's */
 		feedback_setup();
 		if (!runner || weft_runner_set_feedback(runner, feedback_kinds) != 0) {
 			fputs("weft: out of memory creating the runner\n", stderr);
@@ -298,6 +299,7 @@ __attribute__((noinline)) static void weft_abort_livelock(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_obstruction(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_assertion(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_misuse(void) { abort(); }
+__attribute__((noinline)) static void weft_abort_data_race(void) { abort(); }
 __attribute__((noinline)) static void weft_abort_error(void) { abort(); }
 
 /* WEFT_REPORT_JSON=FILE: the failing execution's JSON report, FILE overwritten. */
@@ -335,6 +337,7 @@ static void die_with_report(weft_runner *runner, const weft_result *res)
 	case WEFT_FAIL_OBSTRUCTION: weft_abort_obstruction(); break;
 	case WEFT_FAIL_ASSERTION: weft_abort_assertion(); break;
 	case WEFT_FAIL_MISUSE: weft_abort_misuse(); break;
+	case WEFT_FAIL_DATA_RACE: weft_abort_data_race(); break;
 	default: weft_abort_error(); break;
 	}
 }

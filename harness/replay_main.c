@@ -116,7 +116,7 @@ static int expect_is_valid(const char *expect)
 {
 	if (!strcmp(expect, "fail"))
 		return 1;
-	for (int v = WEFT_PASS; v <= WEFT_FAIL_MISUSE; v++)
+	for (int v = WEFT_PASS; v <= WEFT_FAIL_DATA_RACE; v++)
 		if (v != WEFT_ERROR && !strcmp(expect, weft_verdict_name((weft_verdict)v)))
 			return 1;
 	return 0;
@@ -510,6 +510,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "weft-replay: out of memory creating the runner\n");
 		return EXIT_BAD_USAGE;
 	}
+	weft_runner_report_on_death(st.runner);   /* ASan: weft's report after ASan's */
 	if (st.opt.simplify) {
 		int rc = first_path + 1 == argc ? simplify_file(&st, argv[first_path], st.opt.simplify)
 						: EXIT_BAD_USAGE;

@@ -23,6 +23,7 @@ const char *report_stop_name(unsigned stop)
 	case SCHED_STOP_ASSERTION: return "assertion failed";
 	case SCHED_STOP_ERROR: return "misuse";
 	case SCHED_STOP_EXIT: return "exit() called";
+	case SCHED_STOP_RACE: return "data race";
 	}
 	return "stopped";
 }

@@ -25,6 +25,7 @@ const char *weft_verdict_name(weft_verdict v)
 	case WEFT_FAIL_OBSTRUCTION: return "obstruction";
 	case WEFT_FAIL_ASSERTION: return "assertion";
 	case WEFT_FAIL_MISUSE: return "misuse";
+	case WEFT_FAIL_DATA_RACE: return "data-race";
 	}
 	return "?";
 }

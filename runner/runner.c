@@ -29,6 +29,8 @@ struct weft_runner {
 	input_bounds bounds;
 	sched_pool pool;
 	sched_exec exec;
+	uint8_t accesses;              /* enum sched_accesses, from WEFT_ACCESSES */
+	bool races;                    /* WEFT_RACES=1: the data-race verdict */
 	input_choices choices;
 	input_scenario scenario;
 	input_plan_reader plan;
@@ -88,6 +90,45 @@ static sched_backend choose_backend(const weft_target *t)
 	return RUNNER_DEFAULT_BACKEND;
 }
 
+/*
+ * Which instrumented plain accesses are switch points (<weft/instrument.h>):
+ * WEFT_ACCESSES=shared|all|atomics, read at every runner creation; unset or
+ * empty = shared.  Like WEFT_BACKEND, a misspelt value stops the process.
+ */
+static uint8_t choose_accesses(void)
+{
+	static const char *const names[] = {
+		[SCHED_ACCESSES_SHARED] = "shared", [SCHED_ACCESSES_ALL] = "all",
+		[SCHED_ACCESSES_ATOMICS] = "atomics",
+	};
+	const char *env = getenv("WEFT_ACCESSES");
+	if (!env || !*env)
+		return SCHED_ACCESSES_SHARED;
+	for (uint8_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(env, names[i]) == 0)
+			return i;
+	fprintf(stderr, "weft: WEFT_ACCESSES=%s is not an access mode: use shared, all or atomics\n",
+		env);
+	exit(2);
+}
+
+/*
+ * The data-race verdict (scheduler/race.c) on instrumented plain accesses:
+ * WEFT_RACES=1 turns it on, 0 or unset leaves it off, so that a race is found
+ * through its own symptom (an assertion, ASan's report) unless asked; anything
+ * else stops the process (exit 2).
+ */
+static bool choose_races(void)
+{
+	const char *env = getenv("WEFT_RACES");
+	if (!env || !*env || strcmp(env, "0") == 0)
+		return false;
+	if (strcmp(env, "1") == 0)
+		return true;
+	fprintf(stderr, "weft: WEFT_RACES=%s: use 1 (data races are failures) or 0\n", env);
+	exit(2);
+}
+
 weft_runner *weft_runner_new(const weft_target *target)
 {
 	if (weft_target_problem(target))
@@ -102,6 +143,8 @@ weft_runner *weft_runner_new(const weft_target *target)
 		return NULL;
 	}
 	r->target = target;
+	r->accesses = choose_accesses();
+	r->races = choose_races();
 	r->bounds = input_bounds_of(target);
 	sched_pool_init(&r->pool, backend);
 	sched_exec_init(&r->exec, &r->pool);
@@ -326,6 +369,9 @@ static weft_verdict judge_stop(weft_runner *r)
 		snprintf(r->message, sizeof r->message, "thread %u called exit(%d)", x->stop_thread,
 			 x->exit_status);
 		return WEFT_FAIL_VALIDATION;
+	case SCHED_STOP_RACE:
+		snprintf(r->message, sizeof r->message, "data race: %s", x->stop_message);
+		return WEFT_FAIL_DATA_RACE;
 	default:
 		snprintf(r->message, sizeof r->message,
 			 "execution exceeded the step budget of %u switch points",
@@ -428,6 +474,8 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		.livelock_limit = t->livelock_limit,
 		.solo_limit = t->obstruction_free_steps,
 		.spurious_wakeups = t->spurious_wakeups != 0,
+		.accesses = r->accesses,
+		.races = r->races,
 		.strategy = strategy,
 		.body = run_thread_calls,
 		.body_ctx = r,
@@ -650,6 +698,49 @@ void weft_runner_report(const weft_runner *r, FILE *out)
 {
 	report_case c = report_case_of(r);
 	report_print(out, &c);
+}
+
+/*
+ * The execution in progress, as far as it went: for a sanitizer's death
+ * callback (harness glue), on the managed thread that hit the error while the
+ * other threads and the controller are parked.  Only data is read and
+ * printed; nothing is run.  The verdict is `error`, the message says why.
+ */
+void weft_runner_report_dying(weft_runner *r, FILE *out)
+{
+	if (!r || !r->exec.current)
+		return;   /* not inside an execution: nothing of weft's to add */
+	build_history(r);
+	r->has_final = 0;
+	snprintf(r->message, sizeof r->message,
+		 "the process died during this execution (the sanitizer's report above): "
+		 "the interleaving up to that point");
+	fill_result(r, WEFT_ERROR);
+	weft_runner_report(r, out);
+	fflush(out);
+}
+
+/*
+ * ASan, when linked in (weak: NULL otherwise), calls back with each error
+ * report it has printed, before the process dies.  Not the sanitizers' death
+ * callback: libFuzzer owns that one (it writes the crash file there) and there
+ * is one per process.  One runner per process gets the callback (the harness
+ * glue's): process-wide by nature.
+ */
+extern void __asan_set_error_report_callback(void (*callback)(const char *)) __attribute__((weak));
+static weft_runner *dying_runner;
+
+static void report_on_error(const char *asan_report)
+{
+	(void)asan_report;   /* already printed by ASan */
+	weft_runner_report_dying(dying_runner, stderr);
+}
+
+void weft_runner_report_on_death(weft_runner *r)
+{
+	dying_runner = r;
+	if (__asan_set_error_report_callback)
+		__asan_set_error_report_callback(report_on_error);
 }
 
 void weft_runner_report_json(const weft_runner *r, FILE *out)

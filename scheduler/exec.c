@@ -29,6 +29,7 @@ void sched_exec_init(sched_exec *exec, sched_pool *pool)
 void sched_exec_destroy(sched_exec *exec)
 {
 	sched_trace_free(&exec->trace);
+	sched_access_destroy(exec);
 }
 
 static void reset_thread(sched_thread *t, sched_exec *exec, bool started)
@@ -78,8 +79,11 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 	exec->n_sync = 0;
 	exec->wait_counter = 0;
 	sched_trace_reset(&exec->trace);
+	sched_access_reset(exec);
 	for (unsigned i = 0; i < cfg->n_threads; i++)   /* spawned ones: sched_spawn_slot */
 		reset_thread(exec->pool->threads[i], exec, true);
+	if (cfg->races)
+		sched_race_start(exec);
 }
 
 int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)

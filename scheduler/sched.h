@@ -11,7 +11,9 @@
  *
  * A managed thread runs its body (the runner's list of operations) and stops
  * only at switch points: the instrumented atomics of <weft/atomic.h>,
- * weft_yield(), and the start of each operation.  Each thread counts its
+ * weft_yield(), the blocking calls (sync.c; in binaries with instrumented code
+ * also right after each release), the accesses the compiler pass instruments
+ * (access.c, <weft/instrument.h>), and the start of each operation.  Each thread counts its
  * switch points within its current operation; at the step the strategy named
  * (strategy.h) it is preempted, if another thread can run, and the strategy
  * picks the thread to switch to.  When a thread finishes, the lowest-numbered
@@ -27,7 +29,8 @@
  * pool.c (the managed threads), exec.c (one execution), switch_point.c (the
  * hot path), transfer.c (the hand-off, either backend), handoff_futex.c (the
  * pthread baton), handoff_fiber.c (fiber workers), fiber_switch.c (the stack
- * switch).  Nothing here knows targets, bytes or oracles.
+ * switch), access.c (instrumented plain accesses), race.c (happens-before).
+ * Nothing here knows targets, bytes or oracles.
  */
 #ifndef WEFT_SCHED_H
 #define WEFT_SCHED_H
@@ -54,6 +57,11 @@
 struct sched_exec;
 struct sched_pool;
 
+/* A vector clock over the managed threads (race.c). */
+typedef struct sched_vc {
+	uint32_t c[8];
+} sched_vc;
+
 /*
  * How managed threads are made and switched; chosen per pool (the runner
  * decides per runner: runner/runner.c), never changes a choice or a trace.
@@ -74,6 +82,7 @@ enum sched_stop {
 	SCHED_STOP_ASSERTION,     /* the program failed an assertion (weft_impl_fail) */
 	SCHED_STOP_ERROR,         /* misuse: unlock of a lock not held, too many objects */
 	SCHED_STOP_EXIT,          /* the program called exit(): exit_status */
+	SCHED_STOP_RACE,          /* two unordered conflicting plain accesses (race.c) */
 };
 
 /* What a blocked thread waits for (sync.c). */
@@ -104,6 +113,7 @@ typedef struct sched_sync {
 	int64_t count;            /* semaphore value */
 	unsigned number;          /* 1, 2, ... in order of first use: its name in reports */
 	const weft_site *first_site;
+	sched_vc vc;              /* happens-before: what its releases published (race.c) */
 } sched_sync;
 
 /* One worker of the pool; the `weft_impl_thread` that <weft/atomic.h> names. */
@@ -130,6 +140,7 @@ struct weft_impl_thread {
 	uint64_t quiet;             /* its switch points since shared memory last changed */
 	uint64_t seen_epoch;        /* exec->epoch when it last looked */
 	uint64_t solo;              /* its switch points in this call since it was resumed */
+	sched_vc vc;                /* happens-before (race.c), when races are checked */
 	/* spawned threads (sync.c: pthread_create) */
 	void *(*start)(void *);
 	void *start_arg;
@@ -154,6 +165,15 @@ typedef struct sched_pool {
 	cpu_set_t controller_mask;  /* its own affinity, restored after the execution */
 } sched_pool;
 
+/* Which instrumented plain accesses are switch points (access.c, <weft/instrument.h>). */
+enum sched_accesses {
+	SCHED_ACCESSES_SHARED,    /* memory another managed thread touched in this execution */
+	SCHED_ACCESSES_ALL,       /* every one */
+	SCHED_ACCESSES_ATOMICS,   /* none: atomic instructions only */
+};
+
+typedef struct sched_shared sched_shared;   /* access.c: granule -> threads, per execution */
+
 /* What the runner asks of one execution. */
 typedef struct sched_exec_config {
 	unsigned n_threads;                        /* 1..SCHED_MAX_THREADS */
@@ -165,6 +185,9 @@ typedef struct sched_exec_config {
 	uint64_t livelock_limit;                   /* quiet steps alone = livelock (0 = default) */
 	uint64_t solo_limit;                       /* steps of one call alone (0 = unchecked) */
 	bool spurious_wakeups;                     /* condition waits may end by themselves */
+	uint8_t accesses;                          /* enum sched_accesses */
+	bool races;                                /* check instrumented plain accesses for
+						      data races (race.c) */
 	sched_strategy strategy;
 	void (*body)(void *ctx, unsigned thread);  /* runs on managed thread `thread` */
 	void *body_ctx;
@@ -185,6 +208,7 @@ typedef struct sched_exec {
 	uint8_t stop_thread;        /* the thread that stopped it */
 	char stop_message[160];     /* SCHED_STOP_ASSERTION / _ERROR: what happened */
 	int exit_status;            /* SCHED_STOP_EXIT: exit()'s argument */
+	char stop_message[256];     /* SCHED_STOP_ASSERTION / _ERROR / _RACE: what happened */
 	unsigned n_sync;
 	sched_sync sync[SCHED_MAX_SYNC];
 	uint64_t wait_counter;
@@ -192,6 +216,7 @@ typedef struct sched_exec {
 	unsigned preemptions;       /* switches away from a thread that could go on */
 	unsigned switches;          /* all switches between managed threads */
 	bool cut;                   /* step budget exhausted: threads unwind */
+	sched_shared *shared;       /* instrumented plain accesses (access.c); NULL until one */
 	sched_trace trace;
 } sched_exec;
 
@@ -246,6 +271,44 @@ void sched_call_begin(uint32_t call);
 /* On a spawned thread: run its start routine (sync.c). */
 void sched_run_start_routine(void);
 void sched_op_end(uint32_t call, int64_t result);
+
+/* ---- access.c ---- */
+/* A new execution: no granule is shared yet (cheap: a generation number). */
+void sched_access_reset(sched_exec *exec);
+void sched_access_destroy(sched_exec *exec);
+/* Does this binary hold instrumented code (the pass defines the symbol)? */
+extern const uint8_t weft_impl_instrumented_module __attribute__((weak));
+static inline bool sched_instrumented_binary(void)
+{
+	return &weft_impl_instrumented_module != NULL;
+}
+
+/* ---- race.c ---- */
+_Static_assert(SCHED_MAX_THREADS <= 8, "sched_vc has 8 entries");
+typedef struct sched_shadow sched_shadow;   /* one granule's last accesses */
+extern const size_t sched_shadow_size;
+struct weft_access_site;
+/* A new execution: every thread's clock is its own 1. */
+void sched_race_start(sched_exec *exec);
+void sched_race_release_slow(sched_thread *self, sched_vc *object);
+void sched_race_acquire_slow(sched_thread *self, const sched_vc *object);
+void sched_race_fork_slow(sched_thread *self, sched_thread *child);
+void sched_race_clear(sched_shadow *s);
+void sched_race_atomic(sched_thread *self, sched_shadow *s);
+/* The access about to happen; stops the execution at a race. */
+void sched_race_access(sched_thread *self, sched_shadow *s, const struct weft_access_site *site,
+		       bool write);
+/* The edges; one branch when races are not checked. */
+static inline void sched_race_release(sched_thread *self, sched_vc *object)
+{
+	if (__builtin_expect(self->exec->cfg.races, 0))
+		sched_race_release_slow(self, object);
+}
+static inline void sched_race_acquire(sched_thread *self, const sched_vc *object)
+{
+	if (__builtin_expect(self->exec->cfg.races, 0))
+		sched_race_acquire_slow(self, object);
+}
 
 /* ---- internal to the scheduler room ---- */
 /* Ask the strategy where `self` is next preempted in its call; none = UINT64_MAX. */

@@ -60,6 +60,20 @@ static size_t sync_point(sched_thread *self, weft_site *site, const void *addr)
 	return self->exec->trace.n - 1;
 }
 
+/*
+ * After a release (unlock, post, signal, broadcast, a thread's start or end): a switch
+ * point, so that another thread may run in the window the release opened
+ * (`unlock(m); free(obj)` against a thread that takes m and uses obj).  Only in
+ * binaries with instrumented code (<weft/instrument.h>): elsewhere the step
+ * counts, and so the schedules existing reproducers encode, stay as they were.
+ * No event of its own: a preemption here is recorded as any other.
+ */
+static void after_release(sched_thread *self)
+{
+	if (sched_instrumented_binary())
+		sched_switch_point(self);
+}
+
 /* The event's object number and value (the outcome; a blocked call never gets one). */
 static void set_event(sched_thread *self, size_t ev, const sched_sync *o, uint64_t value)
 {
@@ -173,6 +187,7 @@ static void mutex_acquire(sched_thread *self, sched_sync *o, weft_site *site)
 	}
 	o->owner = me;
 	o->depth = 1;
+	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 }
 
@@ -183,6 +198,7 @@ static void mutex_release(sched_thread *self, sched_sync *o)
 		       o->owner ? "another thread holds" : "is not locked");
 	if (o->recursive && --o->depth > 0)
 		return;
+	sched_race_release(self, &o->vc);
 	o->owner = 0;
 	sched_note_change(self);
 	wake_all(self->exec, o, SCHED_WAIT_MUTEX);
@@ -238,6 +254,7 @@ int weft_mutex_unlock_at(pthread_mutex_t *m, weft_site *site)
 	sched_sync *o = sync_of(self, m, SCHED_SYNC_MUTEX, site);
 	set_event(self, ev, o, 0);
 	mutex_release(self, o);
+	after_release(self);
 	return 0;
 }
 
@@ -307,6 +324,7 @@ int weft_cond_signal_at(pthread_cond_t *c, weft_site *site)
 		sched_unblock(exec, first);
 		sched_note_change(self);
 	}
+	after_release(self);
 	return 0;
 }
 
@@ -320,6 +338,7 @@ int weft_cond_broadcast_at(pthread_cond_t *c, weft_site *site)
 	set_event(self, ev, o, 0);
 	wake_all(self->exec, o, SCHED_WAIT_COND);
 	sched_note_change(self);
+	after_release(self);
 	return 0;
 }
 
@@ -354,6 +373,7 @@ int weft_rwlock_rdlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 	while (o->owner)
 		wait_on(self, o, SCHED_WAIT_READ, site, false);
 	o->readers |= sched_bit(self->id);
+	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
 }
@@ -373,6 +393,7 @@ int weft_rwlock_wrlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 	while (o->owner || o->readers)   /* a reader upgrading waits forever: a deadlock */
 		wait_on(self, o, SCHED_WAIT_WRITE, site, false);
 	o->owner = (uint8_t)(self->id + 1);
+	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
 }
@@ -385,6 +406,7 @@ int weft_rwlock_unlock_at(pthread_rwlock_t *l, weft_site *site)
 	size_t ev = sync_point(self, site, l);
 	sched_sync *o = sync_of(self, l, SCHED_SYNC_RWLOCK, site);
 	set_event(self, ev, o, 0);
+	sched_race_release(self, &o->vc);
 	if (o->owner == self->id + 1)
 		o->owner = 0;
 	else if (sched_has(o->readers, self->id))
@@ -394,6 +416,7 @@ int weft_rwlock_unlock_at(pthread_rwlock_t *l, weft_site *site)
 	sched_note_change(self);
 	wake_all(self->exec, o, SCHED_WAIT_READ);
 	wake_all(self->exec, o, SCHED_WAIT_WRITE);
+	after_release(self);
 	return 0;
 }
 
@@ -444,6 +467,7 @@ int weft_sem_wait_at(sem_t *s, int mode, weft_site *site)
 		return -1;
 	}
 	o->count--;
+	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
 }
@@ -456,9 +480,11 @@ int weft_sem_post_at(sem_t *s, weft_site *site)
 	size_t ev = sync_point(self, site, s);
 	sched_sync *o = sync_of(self, s, SCHED_SYNC_SEM, site);
 	o->count++;
+	sched_race_release(self, &o->vc);
 	set_event(self, ev, o, (uint64_t)o->count);
 	sched_note_change(self);
 	wake_all(self->exec, o, SCHED_WAIT_SEM);
+	after_release(self);
 	return 0;
 }
 
@@ -494,11 +520,14 @@ int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr, void *(*star
 	unsigned id = exec->n_started++;
 	child->start = start;
 	child->start_arg = arg;
+	if (exec->cfg.races)
+		sched_race_fork_slow(self, child);
 	exec->live |= sched_bit(id);
 	exec->runnable |= sched_bit(id);
 	set_event(self, ev, NULL, id);
 	sched_note_change(self);
 	*t = handle_of(id);
+	after_release(self);   /* the child may run before its parent goes on */
 	return 0;
 }
 
@@ -506,6 +535,7 @@ void sched_run_start_routine(void)
 {
 	sched_thread *self = managed();
 	self->retval = self->start(self->start_arg);
+	after_release(self);
 }
 
 int weft_thread_join_at(pthread_t t, void **retval, weft_site *site)
@@ -527,6 +557,7 @@ int weft_thread_join_at(pthread_t t, void **retval, weft_site *site)
 		self->timed = false;
 		sched_block(self);
 	}
+	sched_race_acquire(self, &child->vc);
 	if (retval)
 		*retval = child->retval;
 	return 0;

@@ -53,5 +53,7 @@ sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread);
 uint64_t sched_trace_hash(const sched_trace *t);
 /* The stable id of a site (computed once, cached in the site). */
 uint32_t sched_site_id(weft_site *site);
+/* The same with a column (instrumented sites: two accesses on one line differ). */
+uint32_t sched_site_id_column(weft_site *site, uint32_t column);
 
 #endif /* WEFT_SCHED_TRACE_H */

@@ -186,7 +186,7 @@ static weft_verdict run_managed(search_explorer *x, const search_explore_options
 	/* these verdicts stop an execution before every call returned (runner.c) */
 	int cut = v == WEFT_FAIL_BUDGET || v == WEFT_FAIL_DEADLOCK || v == WEFT_FAIL_LIVELOCK ||
 		  v == WEFT_FAIL_OBSTRUCTION || v == WEFT_FAIL_ASSERTION ||
-		  v == WEFT_FAIL_MISUSE || v == WEFT_ERROR;
+		  v == WEFT_FAIL_MISUSE || v == WEFT_FAIL_DATA_RACE || v == WEFT_ERROR;
 	learn(x, steps, cut);
 	return v;
 }

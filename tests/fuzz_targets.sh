@@ -2,7 +2,8 @@
 # tests/fuzz_targets.sh DIR BUGGY_RUNS FIXED_RUNS NAME[:KIND]... - the
 # data-structure targets under libFuzzer.  For each NAME: with each of the seeds
 # 1, 2, 3, DIR/NAME_buggy_fuzz finds a failure with verdict KIND (default
-# linearizability; deadlock, livelock, ...) within BUGGY_RUNS runs (the runs it
+# linearizability; deadlock, livelock, ...; heap-use-after-free and other
+# heap-* words: AddressSanitizer's report) within BUGGY_RUNS runs (the runs it
 # needed are printed); DIR/NAME_fixed_fuzz survives FIXED_RUNS runs (seed 1)
 # with no report.  The generalization of fuzz_counter.sh and
 # fuzz_fixed_survives.sh; minimization is fuzz_counter.sh's business.
@@ -31,7 +32,11 @@ finds()
 	if ! ls crash-* > /dev/null 2>&1; then
 		fail "$1_buggy, seed $2: no failure within $buggy_runs runs"; tail -5 fuzz.log; return
 	fi
-	grep -q "^==weft== FAIL $3 " fuzz.log ||
+	case $3 in
+	heap-*) pattern="ERROR: AddressSanitizer: $3" ;;   # a memory error ASan catches
+	*) pattern="^==weft== FAIL $3 " ;;
+	esac
+	grep -q "$pattern" fuzz.log ||
 		{ fail "$1_buggy, seed $2: not a $3 failure"; grep '^==weft==' fuzz.log; return; }
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
 	echo "$1_buggy seed $2: $3 failure after $runs runs"

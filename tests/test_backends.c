@@ -140,7 +140,7 @@ typedef struct pair {
 	const weft_target *target;
 	weft_runner *fiber, *pthread;
 	unsigned runs, mismatches;
-	unsigned seen[WEFT_FAIL_MISUSE + 1];   /* verdicts, counted on the fiber side */
+	unsigned seen[WEFT_FAIL_DATA_RACE + 1];   /* verdicts, counted on the fiber side */
 } pair;
 
 static int same_result(const weft_result *a, const weft_result *b)

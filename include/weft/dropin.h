@@ -25,6 +25,10 @@
  * Not covered: atomic_flag_*, atomic_thread_fence (no switch point needed
  * under sequential consistency), function pointers to the renamed functions
  * (taking &pthread_mutex_lock gets the real one), plain memory accesses.
+ *
+ * With WEFT_INSTRUMENTED (code built with weft's pass plugin, <weft/instrument.h>)
+ * only the blocking calls are renamed: the pass makes every atomic instruction
+ * and every shared plain access a switch point itself, with its memory order.
  */
 #ifndef WEFT_DROPIN_H
 #define WEFT_DROPIN_H
@@ -97,6 +101,7 @@
 #define puts(s) weft_program_puts(s)
 #define putchar(c) fputc((c), stdout)
 
+#ifndef WEFT_INSTRUMENTED   /* else the pass instruments the atomics */
 /* ---- C11 <stdatomic.h> generic functions ---- */
 #undef atomic_load
 #undef atomic_load_explicit
@@ -186,5 +191,7 @@
 	__atomic_compare_exchange_n((p), &weft_expected_old_, (new), 0,        \
 				    WEFT_DROPIN_SEQ, WEFT_DROPIN_SEQ);         \
 	weft_expected_old_; })
+
+#endif /* WEFT_INSTRUMENTED */
 
 #endif /* WEFT_DROPIN_H */

@@ -35,6 +35,8 @@ typedef enum weft_verdict {
 	WEFT_FAIL_OBSTRUCTION, /* an operation running alone did not finish (obstruction_free_steps) */
 	WEFT_FAIL_ASSERTION,   /* a program's assert() or weft_fail() */
 	WEFT_FAIL_MISUSE,      /* unlock of a lock not held, wait without the mutex, too many objects */
+	WEFT_FAIL_DATA_RACE,   /* two conflicting plain accesses unordered by happens-before
+				  (code built with weft's pass, WEFT_RACES=1: <weft/instrument.h>) */
 } weft_verdict;
 
 /* Summary of one execution; pointers stay valid until the next run. */
@@ -100,6 +102,19 @@ WEFT_API size_t weft_runner_describe_running(const weft_runner *runner, char *bu
  */
 WEFT_API size_t weft_fault_fiber_stack_overflow(const void *fault_address);
 
+ * Inside a sanitizer's death callback only (a memory error in a managed
+ * thread): print the execution in progress up to the error, verdict `error`.
+ * Does nothing outside an execution.  The harness glue installs it.
+ */
+WEFT_API void weft_runner_report_dying(weft_runner *runner, FILE *out);
+/*
+ * When ASan is linked in, print weft's report of the execution in progress
+ * (weft_runner_report_dying) after each ASan error report, before the process
+ * dies (ASan's error report callback; libFuzzer's death callback, which writes
+ * the crash file, is left alone).  One runner per process; the last call
+ * wins.  No effect without ASan.
+ */
+WEFT_API void weft_runner_report_on_death(weft_runner *runner);
 /* The same report as one JSON object (format: report/report_json.c). */
 WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
 /*

@@ -1,0 +1,85 @@
+/*
+ * weft/instrument.h - the runtime side of compiler instrumentation: what code
+ * built with weft's pass plugin calls before each memory access.
+ *
+ * Nobody writes these calls by hand.  Build unmodified C with clang 14 and
+ *
+ *     -g -fpass-plugin=libweft_instrument.so -DWEFT_INSTRUMENTED
+ *
+ * (CMake: weft_add_program(NAME SOURCE INSTRUMENT); README, "Plain memory") and
+ * the pass (instrument/weft_instrument.cpp) inserts, before every load and store
+ * that may touch shared memory and every atomic instruction,
+ *
+ *     if (weft_impl_current) weft_impl_access(&site, addr, value);
+ *
+ * with one static weft_access_site per instruction, built at compile time from
+ * its source location.  Outside a managed execution that is one thread-local
+ * load and a branch.
+ *
+ * Which accesses are switch points (a step the schedule may preempt at) is the
+ * run's choice, WEFT_ACCESSES (read when a runner is created; anything else
+ * stops the process with exit 2):
+ *   shared   (default) an atomic always; a plain access only if another managed
+ *            thread touched the same 8-byte granule earlier in this execution
+ *            (so a thread's own memory costs no steps, scheduler/access.c);
+ *   all      every instrumented access;
+ *   atomics  atomic instructions only (plain memory as before this header).
+ * Limits of `shared`, stated loudly: a location two threads race on is a step
+ * only from the second thread's first access on, so the very first access of
+ * the first thread is never preempted (initialise shared data in main, as most
+ * programs do, and it is: main is a managed thread too).  Granules are keyed by
+ * address within one execution only; keys never reach a trace, a choice or a
+ * report.  The table holds 12,288 granules per execution; past that every
+ * plain access is a step.
+ *
+ * In binaries that contain instrumented code (the pass defines
+ * weft_impl_instrumented_module), every release (unlock, sem_post, signal,
+ * broadcast, a thread's end) is followed by a switch point too, so the window
+ * right after an unlock can be explored.  Binaries without instrumented code
+ * keep the schedules their reproducers encode.
+ */
+#ifndef WEFT_INSTRUMENT_H
+#define WEFT_INSTRUMENT_H
+
+#include <stdint.h>
+
+#include "weft/atomic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEFT_ORDER_PLAIN 0xff          /* not an atomic access */
+#define WEFT_SITE_POINTER 1            /* the value is a pointer: recorded as NULL / non-NULL */
+#define WEFT_SITE_RMW_OTHER 2          /* an atomic read-modify-write weft has no kind for */
+
+/*
+ * One instrumented instruction, built by the pass as a private global.  `site`
+ * comes first so the trace can point at it like at any other switch point; its
+ * id hashes the file's basename, line, kind and column.  Without debug info,
+ * `file` is the function's name and `line` the instruction's index in it.
+ */
+typedef struct weft_access_site {
+	weft_site site;        /* file (basename), line, kind (weft_access), id (lazy) */
+	uint32_t column;
+	uint16_t size;         /* bytes accessed */
+	uint8_t order;         /* memory_order of an atomic, WEFT_ORDER_PLAIN otherwise */
+	uint8_t flags;         /* WEFT_SITE_* */
+	const char *function;  /* the enclosing function */
+} weft_access_site;
+
+/*
+ * Before the access at `site` to `addr`; `value` is what a store writes (0 for
+ * loads).  Called by instrumented code only while weft_impl_current != NULL,
+ * that is inside a managed execution; may switch threads (the access then
+ * happens when this thread runs again, alone).  Cost when it is not a step: a
+ * hash-table probe, a few ns (bench/bench_scheduler.c, row f).
+ */
+WEFT_API void weft_impl_access(weft_access_site *site, void *addr, uint64_t value);
+/* Before free(ptr) in instrumented code: the block's granules are nobody's now. */
+WEFT_API void weft_impl_free(void *ptr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WEFT_INSTRUMENT_H */

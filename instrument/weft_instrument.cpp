@@ -1,0 +1,348 @@
+/*
+ * instrument/weft_instrument.cpp - the compiler pass that makes every shared
+ * memory access of unmodified C (or C++) code a weft switch point.
+ *
+ * Use: clang -g -fpass-plugin=libweft_instrument.so -DWEFT_INSTRUMENTED ...
+ * (CMake: weft_add_program(... INSTRUMENT); README "Plain memory").
+ *
+ * Design.  Before every load and store that may touch shared memory, and
+ * every atomic instruction (atomic load/store, atomicrmw, cmpxchg), insert
+ *
+ *     if (weft_impl_current)                      // one TLS load and a branch
+ *         weft_impl_access(&site, addr, value);   // include/weft/instrument.h
+ *
+ * where `site` is a private per-instruction constant descriptor built here
+ * (weft_access_site: file basename, line, column, function, kind, size, memory
+ * order) so that site ids come from source locations, never from addresses.
+ * Without debug info the line is the instruction's index in its function and
+ * the file its function's name.  `value` is the value a store writes (a pointer:
+ * 1 if non-NULL), 0 otherwise.  Before every call to free(), the runtime is told
+ * the block is gone (weft_impl_free), so that a reused address does not look
+ * shared (scheduler/access.c).
+ *
+ * Skipped, because they cannot be shared or are not the program's own:
+ * accesses to allocas that are never captured (PointerMayBeCaptured), to
+ * thread-local globals and to constants; instructions marked !nosanitize
+ * (sanitizer and coverage bookkeeping: ASan's shadow checks, SanitizerCoverage's
+ * counters); functions named weft_impl_* / __weft* (the inline parts of weft's own
+ * headers); and functions with the disable_sanitizer_instrumentation attribute.
+ *
+ * Where it runs: at the start of the pipeline (registerPipelineStartEPCallback,
+ * every optimization level, -O0 included), before any optimization.  Racy code
+ * is exactly what an optimizer may legally rewrite: run last, the pass would
+ * see `if (p) use(p)` with its two loads of p merged into one, and the bug
+ * under test gone.  Inserted first, each hook is an opaque call that keeps
+ * every source-level shared access where the source put it; locals that never
+ * escape are still skipped (allocas, before mem2reg).  ASan and
+ * SanitizerCoverage run later (OptimizerLast) and never see their own
+ * bookkeeping instrumented.  A module flag ("weft.instrumented") makes a
+ * second run a no-op.
+ */
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/CaptureTracking.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <map>
+#include <string>
+
+using namespace llvm;
+
+namespace {
+
+/* Must match enum weft_access in include/weft/atomic.h. */
+enum WeftAccess {
+	kLoad = 1, kStore, kExchange, kCas, kFetchAdd, kFetchSub, kFetchAnd, kFetchOr, kFetchXor,
+};
+/* Must match include/weft/instrument.h. */
+constexpr unsigned kOrderPlain = 0xff;
+constexpr unsigned kFlagPointer = 1;   /* the value is a pointer (recorded as NULL / non-NULL) */
+constexpr unsigned kFlagRmwOther = 2;  /* an atomicrmw weft has no kind for (min, max, nand) */
+
+unsigned c_order(AtomicOrdering o)
+{
+	switch (o) {
+	case AtomicOrdering::Monotonic: return 0;                /* memory_order_relaxed */
+	case AtomicOrdering::Acquire: return 2;
+	case AtomicOrdering::Release: return 3;
+	case AtomicOrdering::AcquireRelease: return 4;
+	case AtomicOrdering::SequentiallyConsistent: return 5;
+	default: return kOrderPlain;
+	}
+}
+
+/* One access to instrument: where, what kind, its pointer and the value stored. */
+struct Access {
+	Instruction *inst;
+	Value *ptr;
+	Value *stored;      /* or nullptr */
+	unsigned kind;
+	unsigned order;
+	unsigned flags;
+	Type *type;         /* the type accessed */
+};
+
+class Instrumenter {
+public:
+	explicit Instrumenter(Module &m) : m_(m), ctx_(m.getContext()), dl_(m.getDataLayout()) {}
+	bool run();
+
+private:
+	Module &m_;
+	LLVMContext &ctx_;
+	const DataLayout &dl_;
+	StructType *site_type_ = nullptr;
+	GlobalVariable *current_ = nullptr;
+	FunctionCallee access_, free_;
+	std::map<std::string, Constant *> strings_;
+
+	void declare_runtime();
+	bool may_be_shared(Value *ptr);
+	bool classify(Instruction &i, Access &a);
+	Constant *string(const std::string &s);
+	Constant *site(const Access &a, Function &f, unsigned index);
+	Value *as_u64(IRBuilder<> &b, Value *v, unsigned &flags);
+	void guard_call(Instruction *before, FunctionCallee callee, ArrayRef<Value *> args);
+	bool instrument(Function &f);
+};
+
+void Instrumenter::declare_runtime()
+{
+	Type *i8p = Type::getInt8PtrTy(ctx_);
+	Type *i32 = Type::getInt32Ty(ctx_);
+	/* struct weft_site { const char *file; int line; weft_access kind; uint32_t id; } */
+	StructType *ws = StructType::get(ctx_, {i8p, i32, i32, i32});
+	/* struct weft_access_site { weft_site site; uint32_t column; uint16_t size;
+	 *   uint8_t order, flags; const char *function; } */
+	site_type_ = StructType::get(ctx_, {ws, i32, Type::getInt16Ty(ctx_), Type::getInt8Ty(ctx_),
+					    Type::getInt8Ty(ctx_), i8p});
+	current_ = m_.getGlobalVariable("weft_impl_current");
+	if (!current_) {
+		current_ = new GlobalVariable(m_, i8p, false, GlobalValue::ExternalLinkage, nullptr,
+					      "weft_impl_current", nullptr,
+					      GlobalValue::InitialExecTLSModel);
+	}
+	Type *vd = Type::getVoidTy(ctx_);
+	access_ = m_.getOrInsertFunction("weft_impl_access", vd, PointerType::getUnqual(site_type_),
+					 i8p, Type::getInt64Ty(ctx_));
+	free_ = m_.getOrInsertFunction("weft_impl_free", vd, i8p);
+}
+
+/* False only when the memory provably belongs to this thread or never changes. */
+bool Instrumenter::may_be_shared(Value *ptr)
+{
+	if (ptr->getType()->getPointerAddressSpace() != 0)
+		return false;
+	const Value *obj = getUnderlyingObject(ptr, 0);
+	if (isa<AllocaInst>(obj))
+		return PointerMayBeCaptured(obj, /*ReturnCaptures=*/true, /*StoreCaptures=*/true);
+	if (auto *g = dyn_cast<GlobalVariable>(obj)) {
+		if (g->isThreadLocal() || g->isConstant())
+			return false;
+		if (g->getName().startswith("__sancov") || g->getName().startswith("weft_impl"))
+			return false;
+	}
+	return true;
+}
+
+unsigned rmw_kind(AtomicRMWInst::BinOp op, unsigned &flags)
+{
+	switch (op) {
+	case AtomicRMWInst::Xchg: return kExchange;
+	case AtomicRMWInst::Add: return kFetchAdd;
+	case AtomicRMWInst::Sub: return kFetchSub;
+	case AtomicRMWInst::And: return kFetchAnd;
+	case AtomicRMWInst::Or: return kFetchOr;
+	case AtomicRMWInst::Xor: return kFetchXor;
+	default: flags |= kFlagRmwOther; return kExchange;
+	}
+}
+
+/* Is `i` an access to instrument?  Fills `a`. */
+bool Instrumenter::classify(Instruction &i, Access &a)
+{
+	if (i.getMetadata("nosanitize"))
+		return false;
+	a = Access{&i, nullptr, nullptr, 0, kOrderPlain, 0, nullptr};
+	if (auto *l = dyn_cast<LoadInst>(&i)) {
+		a.ptr = l->getPointerOperand();
+		a.kind = kLoad;
+		a.type = l->getType();
+		if (l->isAtomic())
+			a.order = c_order(l->getOrdering());
+	} else if (auto *s = dyn_cast<StoreInst>(&i)) {
+		a.ptr = s->getPointerOperand();
+		a.stored = s->getValueOperand();
+		a.kind = kStore;
+		a.type = a.stored->getType();
+		if (s->isAtomic())
+			a.order = c_order(s->getOrdering());
+	} else if (auto *r = dyn_cast<AtomicRMWInst>(&i)) {
+		a.ptr = r->getPointerOperand();
+		a.stored = r->getValOperand();
+		a.kind = rmw_kind(r->getOperation(), a.flags);
+		a.type = a.stored->getType();
+		a.order = c_order(r->getOrdering());
+	} else if (auto *c = dyn_cast<AtomicCmpXchgInst>(&i)) {
+		a.ptr = c->getPointerOperand();
+		a.stored = c->getNewValOperand();
+		a.kind = kCas;
+		a.type = a.stored->getType();
+		a.order = c_order(c->getSuccessOrdering());
+	} else {
+		return false;
+	}
+	if (a.type->isPointerTy())
+		a.flags |= kFlagPointer;
+	/* an atomic is a switch point wherever it points: other threads see it by design */
+	return a.order != kOrderPlain || may_be_shared(a.ptr);
+}
+
+Constant *Instrumenter::string(const std::string &s)
+{
+	auto it = strings_.find(s);
+	if (it != strings_.end())
+		return it->second;
+	Constant *c = ConstantExpr::getPointerCast(
+		IRBuilder<>(ctx_).CreateGlobalString(s, "weft.str", 0, &m_), Type::getInt8PtrTy(ctx_));
+	strings_[s] = c;
+	return c;
+}
+
+/* The per-site descriptor: source location if there is debug info, else function + index. */
+Constant *Instrumenter::site(const Access &a, Function &f, unsigned index)
+{
+	std::string file = f.getName().str();
+	unsigned line = index, column = 0;
+	if (const DILocation *loc = a.inst->getDebugLoc().get()) {
+		file = sys::path::filename(loc->getFilename()).str();
+		line = loc->getLine();
+		column = loc->getColumn();
+	}
+	Type *i32 = Type::getInt32Ty(ctx_);
+	Type *i8 = Type::getInt8Ty(ctx_);
+	uint64_t size = dl_.getTypeStoreSize(a.type).getFixedSize();
+	Constant *ws = ConstantStruct::get(cast<StructType>(site_type_->getElementType(0)),
+					   {string(file), ConstantInt::get(i32, line),
+					    ConstantInt::get(i32, a.kind), ConstantInt::get(i32, 0)});
+	Constant *init = ConstantStruct::get(site_type_,
+		{ws, ConstantInt::get(i32, column),
+		 ConstantInt::get(Type::getInt16Ty(ctx_), size > 0xffff ? 0xffff : size),
+		 ConstantInt::get(i8, a.order), ConstantInt::get(i8, a.flags), string(f.getName().str())});
+	/* not constant: libweft caches the site id in it (weft_site.id) */
+	return new GlobalVariable(m_, site_type_, false, GlobalValue::PrivateLinkage, init, "weft.site");
+}
+
+/* The stored value as the trace records it: integers zero-extended, pointers as 0/1. */
+Value *Instrumenter::as_u64(IRBuilder<> &b, Value *v, unsigned &flags)
+{
+	Type *i64 = b.getInt64Ty();
+	if (!v)
+		return ConstantInt::get(i64, 0);
+	Type *t = v->getType();
+	if (t->isPointerTy())
+		return b.CreateZExt(b.CreateIsNotNull(v), i64);
+	if (t->isIntegerTy())
+		return t->getIntegerBitWidth() <= 64 ? b.CreateZExt(v, i64) : b.CreateTrunc(v, i64);
+	if (t->isFloatTy() || t->isDoubleTy()) {
+		unsigned bits = t->getPrimitiveSizeInBits().getFixedSize();
+		return b.CreateZExt(b.CreateBitCast(v, b.getIntNTy(bits)), i64);
+	}
+	(void)flags;
+	return ConstantInt::get(i64, 0);
+}
+
+/* if (weft_impl_current) callee(args...);  just before `before`. */
+void Instrumenter::guard_call(Instruction *before, FunctionCallee callee, ArrayRef<Value *> args)
+{
+	IRBuilder<> b(before);
+	Value *cur = b.CreateLoad(current_->getValueType(), current_, "weft.current");
+	Instruction *then = SplitBlockAndInsertIfThen(b.CreateIsNotNull(cur), before, false);
+	IRBuilder<> tb(then);
+	tb.CreateCall(callee, args);
+}
+
+bool Instrumenter::instrument(Function &f)
+{
+	StringRef name = f.getName();
+	if (f.isDeclaration() || name.startswith("weft_impl_") || name.startswith("__weft") ||
+	    f.hasFnAttribute(Attribute::DisableSanitizerInstrumentation) ||
+	    f.hasFnAttribute(Attribute::Naked))
+		return false;
+	SmallVector<Access, 32> accesses;
+	SmallVector<CallInst *, 8> frees;
+	for (BasicBlock &bb : f) {
+		for (Instruction &i : bb) {
+			Access a;
+			if (classify(i, a))
+				accesses.push_back(a);
+			else if (auto *call = dyn_cast<CallInst>(&i))
+				if (Function *callee = call->getCalledFunction())
+					if (callee->getName() == "free" && call->arg_size() == 1)
+						frees.push_back(call);
+		}
+	}
+	unsigned index = 0;
+	Type *i8p = Type::getInt8PtrTy(ctx_);
+	for (Access &a : accesses) {
+		IRBuilder<> b(a.inst);
+		Value *value = as_u64(b, a.stored, a.flags);
+		Value *addr = b.CreatePointerCast(a.ptr, i8p);
+		guard_call(a.inst, access_, {site(a, f, ++index), addr, value});
+	}
+	for (CallInst *call : frees) {
+		IRBuilder<> b(call);
+		guard_call(call, free_, {b.CreatePointerCast(call->getArgOperand(0), i8p)});
+	}
+	return !accesses.empty() || !frees.empty();
+}
+
+bool Instrumenter::run()
+{
+	if (m_.getModuleFlag("weft.instrumented"))
+		return false;
+	m_.addModuleFlag(Module::Override, "weft.instrumented", 1);
+	declare_runtime();
+	/* tells libweft this binary holds instrumented code (scheduler/sync.c: after-release) */
+	Type *i8 = Type::getInt8Ty(ctx_);
+	GlobalVariable *mark = m_.getGlobalVariable("weft_impl_instrumented_module");
+	if (!mark)
+		mark = new GlobalVariable(m_, i8, true, GlobalValue::WeakAnyLinkage, nullptr,
+					  "weft_impl_instrumented_module");
+	if (mark->isDeclaration() && mark->getValueType() == i8) {  /* declared by sched.h */
+		mark->setInitializer(ConstantInt::get(i8, 1));
+		mark->setLinkage(GlobalValue::WeakAnyLinkage);
+	}
+	bool changed = false;
+	for (Function &f : m_)
+		changed |= instrument(f);
+	return changed;
+}
+
+struct WeftInstrumentPass : PassInfoMixin<WeftInstrumentPass> {
+	PreservedAnalyses run(Module &m, ModuleAnalysisManager &)
+	{
+		return Instrumenter(m).run() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+	}
+	static bool isRequired() { return true; }   /* also at -O0 and in optnone functions */
+};
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
+{
+	return {LLVM_PLUGIN_API_VERSION, "weft-instrument", "0.1", [](PassBuilder &pb) {
+			pb.registerPipelineStartEPCallback(
+				[](ModulePassManager &mpm, OptimizationLevel) {
+					mpm.addPass(WeftInstrumentPass());
+				});
+		}};
+}

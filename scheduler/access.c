@@ -1,0 +1,268 @@
+/*
+ * scheduler/access.c - instrumented plain and atomic accesses (the runtime of
+ * instrument/weft_instrument.cpp; public side <weft/instrument.h>).
+ *
+ * Design.  An atomic instruction is always a switch point.  A plain access is
+ * one according to the execution's access mode (sched_exec_config.accesses):
+ * all, none (atomics only), or - the default - only if its memory is shared so
+ * far: a per-execution open-addressing table maps each 8-byte granule touched
+ * to the set of managed threads that touched it, and an access is a step when
+ * a thread other than the caller is in that set.  The table is reset by
+ * bumping a generation number (no clearing per execution), allocated on the
+ * first instrumented access (targets without instrumentation never pay), and
+ * holds its keys (addresses) to itself: they decide "shared or not" within one
+ * execution, which only depends on which accesses touch the same memory, so
+ * the same bytes give the same steps.  free() forgets a block's granules, so an
+ * address malloc hands out again is not taken for shared memory (that would
+ * depend on the allocator's history, not on the execution).
+ *
+ * A step is an ordinary switch point (weft_impl_switch: counted, maybe
+ * preempted, one trace event at the access's site) and the event records the
+ * value: for a load the value about to be read (read here, after the switch,
+ * when nobody else can run before the access), for a store the value written.
+ * A store that changes memory is progress (a spinning thread may go on).
+ */
+#include "sched.h"
+
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weft/instrument.h"
+
+_Static_assert(offsetof(weft_access_site, column) == 24, "layout the pass builds");
+_Static_assert(offsetof(weft_access_site, size) == 28, "layout the pass builds");
+_Static_assert(offsetof(weft_access_site, order) == 30, "layout the pass builds");
+_Static_assert(offsetof(weft_access_site, function) == 32, "layout the pass builds");
+_Static_assert(SCHED_MAX_THREADS < 255, "a granule's first toucher fits 8 bits");
+
+#define GRANULE_SHIFT 3
+#define TABLE_BITS 14
+#define TABLE_SIZE (1u << TABLE_BITS)
+#define TABLE_MAX_USED (TABLE_SIZE / 4 * 3)   /* past it: every plain access is a step */
+
+typedef struct shared_slot {
+	uintptr_t granule;
+	uint32_t gen;            /* the slot is in use in execution `gen` only */
+	uint8_t first;           /* 1 + the first managed thread that touched it */
+	bool many;               /* a second thread has touched it since */
+} shared_slot;
+
+struct sched_shared {
+	uint32_t gen;
+	uint32_t used;
+	char *shadow;            /* races: TABLE_SIZE sched_shadows beside the slots (race.c) */
+	shared_slot slot[TABLE_SIZE];
+};
+
+static sched_shadow *shadow_of(sched_shared *s, const shared_slot *slot)
+{
+	return (sched_shadow *)(s->shadow + (size_t)(slot - s->slot) * sched_shadow_size);
+}
+
+void sched_access_reset(sched_exec *exec)
+{
+	sched_shared *s = exec->shared;
+	if (!s)
+		return;
+	s->used = 0;
+	if (++s->gen == 0) {     /* wrapped: old slots could look current */
+		memset(s->slot, 0, sizeof s->slot);
+		s->gen = 1;
+	}
+}
+
+void sched_access_destroy(sched_exec *exec)
+{
+	if (exec->shared)
+		free(exec->shared->shadow);
+	free(exec->shared);
+	exec->shared = NULL;
+}
+
+/* The slot of `granule`, created if `create`; NULL if absent (or the table is full). */
+static shared_slot *slot_of(sched_shared *s, uintptr_t granule, bool create)
+{
+	uint32_t i = (uint32_t)((granule * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
+	for (;; i = (i + 1) & (TABLE_SIZE - 1)) {
+		shared_slot *slot = &s->slot[i];
+		if (slot->gen != s->gen) {
+			if (!create || s->used == TABLE_MAX_USED)
+				return NULL;
+			s->used++;
+			slot->gen = s->gen;
+			slot->granule = granule;
+			slot->first = 0;
+			slot->many = false;
+			if (s->shadow)
+				sched_race_clear(shadow_of(s, slot));
+			return slot;
+		}
+		if (slot->granule == granule)
+			return slot;
+	}
+}
+
+/* The table, made on the first instrumented access (with the shadow if races are checked). */
+static sched_shared *table_of(sched_exec *exec)
+{
+	if (__builtin_expect(!exec->shared, 0)) {
+		exec->shared = calloc(1, sizeof *exec->shared);
+		if (!exec->shared)
+			abort();
+		exec->shared->gen = 1;
+	}
+	if (__builtin_expect(exec->cfg.races && !exec->shared->shadow, 0)) {
+		exec->shared->shadow = calloc(TABLE_SIZE, sched_shadow_size);
+		if (!exec->shared->shadow)
+			abort();
+	}
+	return exec->shared;
+}
+
+/* Was the granule touched by another thread?  Records `self` in its set; NULL slot = full. */
+static bool shared_so_far(sched_thread *self, shared_slot *slot)
+{
+	if (!slot)
+		return true;
+	/* "another thread touched it" needs only the first toucher and whether a
+	   second came: exact for any number of threads, in two bytes */
+	uint8_t me = (uint8_t)(self->id + 1);
+	if (!slot->first)
+		slot->first = me;
+	else if (slot->first != me)
+		slot->many = true;
+	return slot->many || slot->first != me;
+}
+
+/*
+ * The integer at `addr` (1, 2, 4 or 8 bytes; else 0).  Not checked by ASan: a
+ * read of freed memory is the program's own bug, which ASan reports at the
+ * program's access right after this.
+ */
+__attribute__((no_sanitize("address", "undefined")))
+static uint64_t peek(const void *addr, unsigned size)
+{
+	uint8_t b; uint16_t h; uint32_t w; uint64_t d;
+	switch (size) {
+	case 1: __builtin_memcpy(&b, addr, 1); return b;
+	case 2: __builtin_memcpy(&h, addr, 2); return h;
+	case 4: __builtin_memcpy(&w, addr, 4); return w;
+	case 8: __builtin_memcpy(&d, addr, 8); return d;
+	default: return 0;
+	}
+}
+
+/* Would the access change memory that holds `now`?  (`value` as the pass passes it.) */
+static bool changes(weft_access kind, uint64_t now, uint64_t value)
+{
+	switch (kind) {
+	case WEFT_ACCESS_LOAD: return false;
+	case WEFT_ACCESS_FETCH_ADD:
+	case WEFT_ACCESS_FETCH_SUB:
+	case WEFT_ACCESS_FETCH_XOR: return value != 0;
+	case WEFT_ACCESS_FETCH_AND: return (now & value) != now;
+	case WEFT_ACCESS_FETCH_OR: return (now | value) != now;
+	default: return now != value;   /* store, exchange; a CAS as if it succeeded */
+	}
+}
+
+/* The step: a switch point, then the event's value, then progress. */
+static void step(sched_thread *self, weft_access_site *site, void *addr, uint64_t value)
+{
+	if (!site->site.id)
+		sched_site_id_column(&site->site, site->column);
+	weft_impl_switch(self, &site->site, addr);
+	bool pointer = site->flags & WEFT_SITE_POINTER;
+	uint64_t now = peek(addr, site->size);
+	if (pointer)
+		now = now != 0;
+	sched_trace *t = &self->exec->trace;
+	sched_event *e = &t->events[t->n - 1];
+	e->is_pointer = pointer;
+	/* a store records what it writes, anything else what it finds (as <weft/atomic.h>) */
+	e->value = site->site.kind == WEFT_ACCESS_STORE ? value : now;
+	if (changes(site->site.kind, now, value))
+		sched_note_change(self);
+}
+
+/* Races: the access about to happen, against the granule's shadow (race.c). */
+static void check_race(sched_thread *self, sched_shared *s, shared_slot *slot,
+		       weft_access_site *site, void *addr)
+{
+	if (!slot)
+		slot = slot_of(s, (uintptr_t)addr >> GRANULE_SHIFT, true);
+	if (!slot)
+		return;   /* table full: unchecked (ARCHITECTURE.md, known limits) */
+	sched_shadow *shadow = shadow_of(s, slot);
+	if (site->order != WEFT_ORDER_PLAIN)
+		sched_race_atomic(self, shadow);
+	else
+		sched_race_access(self, shadow, site, site->site.kind != WEFT_ACCESS_LOAD);
+}
+
+/* Races checked, or an atomic: the general path. */
+static __attribute__((noinline)) void access_slow(sched_thread *self, weft_access_site *site,
+						  void *addr, uint64_t value)
+{
+	sched_exec *exec = self->exec;
+	shared_slot *slot = NULL;
+	bool plain = site->order == WEFT_ORDER_PLAIN;
+	if (plain)
+		slot = slot_of(table_of(exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
+	bool is_step = !plain || exec->cfg.accesses == SCHED_ACCESSES_ALL ||
+		       (exec->cfg.accesses == SCHED_ACCESSES_SHARED && shared_so_far(self, slot));
+	if (is_step)
+		step(self, site, addr, value);
+	if (exec->cfg.races)
+		check_race(self, table_of(exec), slot, site, addr);
+}
+
+/*
+ * The hot path: a plain access without the race check.  In the default mode a
+ * table probe decides; a thread's own memory returns here (bench_access: the
+ * "own memory" row).
+ */
+void weft_impl_access(weft_access_site *site, void *addr, uint64_t value)
+{
+	sched_thread *self = weft_impl_current;
+	if (!self)
+		return;
+	sched_exec *exec = self->exec;
+	if (__builtin_expect(site->order != WEFT_ORDER_PLAIN || exec->cfg.races, 0)) {
+		access_slow(self, site, addr, value);
+		return;
+	}
+	switch (exec->cfg.accesses) {
+	case SCHED_ACCESSES_ATOMICS:
+		return;
+	case SCHED_ACCESSES_SHARED: {
+		shared_slot *slot = slot_of(table_of(exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
+		if (!shared_so_far(self, slot))
+			return;
+		break;
+	}
+	default:
+		break;
+	}
+	step(self, site, addr, value);
+}
+
+void weft_impl_free(void *ptr)
+{
+	sched_thread *self = weft_impl_current;
+	if (!self || !ptr || !self->exec->shared)
+		return;
+	sched_shared *s = self->exec->shared;
+	uintptr_t first = (uintptr_t)ptr >> GRANULE_SHIFT;
+	uintptr_t end = ((uintptr_t)ptr + malloc_usable_size(ptr) + 7) >> GRANULE_SHIFT;
+	for (uintptr_t g = first; g < end; g++) {
+		shared_slot *slot = slot_of(s, g, false);
+		if (slot) {
+			slot->first = 0;
+			slot->many = false;
+			if (s->shadow)   /* a new block: no access of the old one races with it */
+				sched_race_clear(shadow_of(s, slot));
+		}
+	}
+}

@@ -1,0 +1,276 @@
+/*
+ * tests/test_access.c - instrumented accesses (instrument/, scheduler/access.c).
+ * This file is compiled with weft's pass plugin, so its plain loads and stores
+ * of globals are instrumented like a target's; the bodies run on the scheduler
+ * directly (sched_exec_run), with a strategy that never preempts, and the test
+ * counts steps and reads the trace.
+ *
+ * Checked: a thread's own memory is no step in the default mode and memory
+ * another thread touched is, every access is in `all` and none in `atomics`;
+ * an atomic instruction is a step in every mode, recorded with its kind, the
+ * old value and its source line; locals that never escape are not
+ * instrumented; weft_impl_free forgets a block; an unlock is followed by a switch point
+ * in this (instrumented) binary; outside an execution nothing is recorded.
+ * Races (WEFT_RACES, race.c): two unordered writes are a race naming both; a
+ * mutex, an atomic flag and a semaphore order a hand-over, a plain flag does not.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scheduler/sched.h"
+#include "weft/instrument.h"
+#include "weft/sync.h"
+#include "tests/check.h"
+
+static int own[4], shared_word, counter;
+static int *block;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t never(void *self, unsigned thread, uint32_t call, uint64_t step)
+{
+	(void)self, (void)thread, (void)call, (void)step;
+	return UINT64_MAX;
+}
+
+static unsigned same(void *self, unsigned thread, uint32_t call, uint64_t step,
+		     uint32_t runnable, bool forced)
+{
+	(void)self, (void)call, (void)step, (void)runnable, (void)forced;
+	return thread;
+}
+
+static sched_pool pool;
+static sched_exec exec;
+
+/* Run `body` on n threads in mode `accesses`; the steps it took. */
+static uint64_t run(void (*body)(void *, unsigned), unsigned n, uint8_t accesses)
+{
+	const sched_exec_config cfg = {
+		.n_threads = n, .step_budget = 10000, .accesses = accesses,
+		.strategy = { .next_preemption = never, .pick = same },
+		.body = body,
+	};
+	REQUIRE(sched_exec_run(&exec, &cfg) == 0, "execution did not start");
+	return exec.steps;
+}
+
+static void nothing(void *ctx, unsigned t) { (void)ctx; sched_call_begin(t); }
+
+/* One thread writes and reads its own words 8 times: 16 accesses. */
+static void own_memory(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	for (int i = 0; i < 8; i++)
+		own[i & 3] = own[(i + 1) & 3] + 1;
+}
+
+/* Thread 0 writes the word, then thread 1 reads it 5 times (each a step by default). */
+static void two_threads(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	if (t == 0) {
+		shared_word = 1;
+		return;
+	}
+	int sum = 0;
+	for (int i = 0; i < 5; i++)
+		sum += shared_word;
+	own[0] = sum;
+}
+
+/* Locals that never escape are not instrumented at all (nor thread-locals). */
+static _Thread_local int tl_sink;
+static void locals_only(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	int x = 0;   /* a scalar: under UBSan an indexed local array escapes (ptrtoint checks) */
+	for (int i = 0; i < 10; i++)
+		x += i;
+	tl_sink = x;
+}
+
+enum { FETCH_ADD_LINE = __LINE__ + 5 };   /* the line of the __atomic_fetch_add below */
+static void atomic_add(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	__atomic_fetch_add(&counter, 5, __ATOMIC_RELEASE);
+}
+
+/*
+ * Thread 0 touches the block; thread 1 forgets it as the pass's call before
+ * free() would, then writes it: not a step (the granule is nobody's).  Then the
+ * same without forgetting: a step.
+ */
+static bool forget;
+static void free_forgets(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	if (t == 0) {
+		block[0] = 1;
+		return;
+	}
+	int *b = block;           /* a step: thread 0 read `block` too */
+	if (forget)
+		weft_impl_free(b);
+	b[1] = 2;                 /* a step unless forgotten */
+}
+
+static void lock_unlock(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	weft_pthread_mutex_lock(&lock);
+	weft_pthread_mutex_unlock(&lock);
+}
+
+static void touch_outside(void)
+{
+	for (int i = 0; i < 8; i++)
+		own[i & 3] = own[(i + 1) & 3] + 1;
+}
+
+/* ---- races (scheduler/race.c) ---- */
+
+static int racy, flag_plain;
+static int flag_atomic;   /* accessed only through __atomic builtins */
+static sem_t ready;
+static void unordered(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	racy = (int)t;
+}
+
+static void locked(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	weft_pthread_mutex_lock(&lock);
+	racy = racy + 1;
+	weft_pthread_mutex_unlock(&lock);
+}
+
+/* Thread 0 publishes `racy`, then a flag; thread 1 reads the flag, then `racy`. */
+static void handshake(void *ctx, unsigned t)
+{
+	int how = *(int *)ctx;   /* 0 plain flag, 1 atomic flag, 2 semaphore */
+	sched_call_begin(t);
+	if (t == 0) {
+		racy = 42;
+		if (how == 0)
+			flag_plain = 1;
+		else if (how == 1)
+			__atomic_store_n(&flag_atomic, 1, __ATOMIC_RELEASE);
+		else
+			weft_sem_post(&ready);
+		return;
+	}
+	int seen = how == 0 ? flag_plain : how == 1 ? __atomic_load_n(&flag_atomic, __ATOMIC_ACQUIRE)
+						    : (weft_sem_wait(&ready), 1);
+	if (seen)
+		own[0] = racy;
+}
+
+static uint8_t run_races(void (*body)(void *, unsigned), void *ctx)
+{
+	const sched_exec_config cfg = {
+		.n_threads = 2, .step_budget = 10000, .races = true,
+		.strategy = { .next_preemption = never, .pick = same },
+		.body = body, .body_ctx = ctx,
+	};
+	REQUIRE(sched_exec_run(&exec, &cfg) == 0, "execution did not start");
+	return exec.stop;
+}
+
+static void check_races(void)
+{
+	CHECK(run_races(unordered, NULL) == SCHED_STOP_RACE, "two unordered writes: no race");
+	CHECK(strstr(exec.stop_message, "thread 1 writes test_access.c:") &&
+	      strstr(exec.stop_message, "(unordered), unordered with") &&
+	      strstr(exec.stop_message, "thread 0's write at test_access.c:"),
+	      "the race names both accesses: %s", exec.stop_message);
+	run(unordered, 2, SCHED_ACCESSES_SHARED);
+	CHECK(exec.stop == SCHED_STOP_NONE, "races reported while not asked for");
+	CHECK(run_races(locked, NULL) == SCHED_STOP_NONE, "a mutex does not order: %s",
+	      exec.stop_message);
+	int how = 0;
+	CHECK(run_races(handshake, &how) == SCHED_STOP_RACE, "a plain flag orders");
+	how = 1;
+	flag_atomic = 0;
+	CHECK(run_races(handshake, &how) == SCHED_STOP_NONE, "an atomic flag does not order: %s",
+	      exec.stop_message);
+	how = 2;
+	sem_init(&ready, 0, 0);
+	CHECK(run_races(handshake, &how) == SCHED_STOP_NONE, "a semaphore does not order: %s",
+	      exec.stop_message);
+	sem_destroy(&ready);
+}
+
+static const sched_event *find_kind(uint8_t kind)
+{
+	for (size_t i = 0; i < exec.trace.n; i++)
+		if (exec.trace.events[i].kind == kind)
+			return &exec.trace.events[i];
+	return NULL;
+}
+
+int main(void)
+{
+	sched_pool_init(&pool, SCHED_BACKEND_FIBER);
+	sched_exec_init(&exec, &pool);
+	REQUIRE(sched_instrumented_binary(), "this file must be built with the pass plugin");
+
+	uint64_t base1 = run(nothing, 1, SCHED_ACCESSES_SHARED);
+	uint64_t base2 = run(nothing, 2, SCHED_ACCESSES_SHARED);
+	CHECK(run(own_memory, 1, SCHED_ACCESSES_SHARED) == base1, "own memory took steps");
+	CHECK(run(own_memory, 1, SCHED_ACCESSES_ALL) == base1 + 16, "all: %llu steps",
+	      (unsigned long long)(exec.steps - base1));
+	CHECK(run(own_memory, 1, SCHED_ACCESSES_ATOMICS) == base1, "atomics: plain accesses took steps");
+	CHECK(run(two_threads, 2, SCHED_ACCESSES_SHARED) == base2 + 5,
+	      "shared: %llu steps, want the 5 reads of the second thread",
+	      (unsigned long long)(exec.steps - base2));
+	const sched_event *load = find_kind(WEFT_ACCESS_LOAD);
+	CHECK(load && load->thread == 1 && load->value == 1, "the shared load's event: thread 1, value 1");
+	CHECK(load && strstr(load->site->file, "test_access.c") && load->site_id != 0,
+	      "the site is the source location");
+	CHECK(run(two_threads, 2, SCHED_ACCESSES_ALL) == base2 + 7, "all: 1 store + 5 loads + 1 store");
+	CHECK(run(two_threads, 2, SCHED_ACCESSES_ATOMICS) == base2, "atomics: no plain step");
+	CHECK(run(locals_only, 1, SCHED_ACCESSES_ALL) == base1, "a local that never escapes is a step");
+
+	for (uint8_t mode = SCHED_ACCESSES_SHARED; mode <= SCHED_ACCESSES_ATOMICS; mode++) {
+		counter = 7;
+		CHECK(run(atomic_add, 1, mode) == base1 + 1, "mode %u: the atomic is not one step", mode);
+		const sched_event *e = find_kind(WEFT_ACCESS_FETCH_ADD);
+		CHECK(e && e->value == 7 && e->site->line == FETCH_ADD_LINE,
+		      "mode %u: fetch_add event (old value 7, line %d)", mode, FETCH_ADD_LINE);
+		CHECK(counter == 12, "the atomic's own effect");
+	}
+
+	block = malloc(4 * sizeof(int));
+	forget = false;
+	CHECK(run(free_forgets, 2, SCHED_ACCESSES_SHARED) == base2 + 2, "a touched block is not shared");
+	forget = true;
+	CHECK(run(free_forgets, 2, SCHED_ACCESSES_SHARED) == base2 + 1, "a freed block is still shared");
+	free(block);
+
+	/* lock: 1 switch point; unlock: 1, and 1 after it (instrumented binary) */
+	CHECK(run(lock_unlock, 1, SCHED_ACCESSES_SHARED) == base1 + 3,
+	      "lock + unlock took %llu steps, want 3", (unsigned long long)(exec.steps - base1));
+
+	check_races();
+
+	/* outside an execution: plain C, nothing recorded, nothing crashes */
+	size_t n = exec.trace.n;
+	touch_outside();
+	__atomic_fetch_add(&counter, 1, __ATOMIC_SEQ_CST);
+	CHECK(exec.trace.n == n, "an access outside an execution was recorded");
+
+	sched_pool_destroy(&pool);
+	sched_exec_destroy(&exec);
+	return check_summary("test_access");
+}
