@@ -66,7 +66,7 @@ static uint64_t never(void *self, unsigned thread, uint32_t call, uint64_t step)
 }
 
 static unsigned same(void *self, unsigned thread, uint32_t call, uint64_t step,
-		     uint32_t runnable, bool forced)
+		     sched_mask runnable, bool forced)
 {
 	(void)self, (void)call, (void)step, (void)runnable, (void)forced;
 	return thread;

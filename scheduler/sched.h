@@ -59,7 +59,7 @@ struct sched_pool;
 
 /* A vector clock over the managed threads (race.c). */
 typedef struct sched_vc {
-	uint32_t c[8];
+	uint32_t c[SCHED_MAX_THREADS];   /* 512 bytes: only touched when races are checked */
 } sched_vc;
 
 /*
@@ -206,9 +206,8 @@ typedef struct sched_exec {
 	uint64_t epoch;             /* changes of shared memory so far */
 	uint8_t stop;               /* enum sched_stop */
 	uint8_t stop_thread;        /* the thread that stopped it */
-	char stop_message[160];     /* SCHED_STOP_ASSERTION / _ERROR: what happened */
-	int exit_status;            /* SCHED_STOP_EXIT: exit()'s argument */
 	char stop_message[256];     /* SCHED_STOP_ASSERTION / _ERROR / _RACE: what happened */
+	int exit_status;            /* SCHED_STOP_EXIT: exit()'s argument */
 	unsigned n_sync;
 	sched_sync sync[SCHED_MAX_SYNC];
 	uint64_t wait_counter;
@@ -284,7 +283,6 @@ static inline bool sched_instrumented_binary(void)
 }
 
 /* ---- race.c ---- */
-_Static_assert(SCHED_MAX_THREADS <= 8, "sched_vc has 8 entries");
 typedef struct sched_shadow sched_shadow;   /* one granule's last accesses */
 extern const size_t sched_shadow_size;
 struct weft_access_site;

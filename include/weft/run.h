@@ -102,6 +102,7 @@ WEFT_API size_t weft_runner_describe_running(const weft_runner *runner, char *bu
  */
 WEFT_API size_t weft_fault_fiber_stack_overflow(const void *fault_address);
 
+/*
  * Inside a sanitizer's death callback only (a memory error in a managed
  * thread): print the execution in progress up to the error, verdict `error`.
  * Does nothing outside an execution.  The harness glue installs it.
