@@ -118,10 +118,11 @@ WEFT_API extern const weft_model weft_model_deque;
  * model, and for _FINAL the last op as final_op (Lincheck's post part).
  *   static const weft_target t = { .name = "q", WEFT_USE_MODEL(ops, weft_model_queue), ... };
  */
-#define WEFT_IMPL_COUNT(ops) ((unsigned)(sizeof(ops) / sizeof((ops)[0])))
-#define WEFT_USE_MODEL(ops, model) .ops = (ops), .n_ops = WEFT_IMPL_COUNT(ops), .model = &(model)
-#define WEFT_USE_MODEL_FINAL(ops, model) \
-	WEFT_USE_MODEL(ops, model), .final_op = &(ops)[WEFT_IMPL_COUNT(ops) - 1]
+#define WEFT_IMPL_COUNT(table_) ((unsigned)(sizeof(table_) / sizeof((table_)[0])))
+#define WEFT_USE_MODEL(table_, model_) \
+	.ops = (table_), .n_ops = WEFT_IMPL_COUNT(table_), .model = &(model_)
+#define WEFT_USE_MODEL_FINAL(table_, model_) \
+	WEFT_USE_MODEL(table_, model_), .final_op = &(table_)[WEFT_IMPL_COUNT(table_) - 1]
 
 /* ---- relaxed queues and stacks (above); internals the macros name ---- */
 
