@@ -139,7 +139,7 @@ static void etcd_rows(const char *dir)
 	char path[1024], log[256], verdict[64];
 	snprintf(path, sizeof path, "%s/VERDICTS", dir);
 	FILE *f = fopen(path, "r");
-	weft_checker *c = weft_checker_new(&oracle_register_model);
+	weft_checker *c = weft_checker_new(&weft_model_register);
 	double ms[128], costs[128], total_ms = 0, total_cost = 0, max_ms = 0, max_cost = 0;
 	int n = 0, wrong = 0;
 	size_t min_ops = SIZE_MAX, max_ops = 0;
@@ -208,13 +208,13 @@ static void gen_invoke(generator *g, unsigned t)
 		return;
 	}
 	if (g->w->is_set == W_REGISTER) {
-		r->op = rand64(&g->rng) % 2 ? ORACLE_REGISTER_WRITE : ORACLE_REGISTER_READ;
+		r->op = rand64(&g->rng) % 2 ? WEFT_REGISTER_WRITE : WEFT_REGISTER_READ;
 		r->args[0] = g->next_value++;
 		return;
 	}
 	unsigned pct = g->w->enq_pct ? g->w->enq_pct : 50;
 	int enq = rand64(&g->rng) % 100 < pct && (!g->w->bound || g->queued < g->w->bound);
-	r->op = enq ? ORACLE_QUEUE_ENQ : ORACLE_QUEUE_DEQ;
+	r->op = enq ? WEFT_QUEUE_ENQ : WEFT_QUEUE_DEQ;
 	r->args[0] = g->next_value++;
 }
 
@@ -223,7 +223,7 @@ static void gen_effect(generator *g, weft_op_record *r)
 {
 	r->result = g->w->model->apply(g->state, r->op, r->args);
 	if (g->w->is_set == W_QUEUE)
-		g->queued += r->op == ORACLE_QUEUE_ENQ ? 1 : r->result != WEFT_NONE ? -1 : 0;
+		g->queued += r->op == WEFT_QUEUE_ENQ ? 1 : r->result != WEFT_NONE ? -1 : 0;
 }
 
 /* Runs the model under the random schedule until `want` calls have all returned. */
@@ -275,7 +275,7 @@ static void break_history(weft_checker *c, weft_op_record *ops, size_t n, int is
 	weft_history h = { ops, n };
 	weft_check_result res;
 	for (size_t i = n / 2; i < n; i++) {
-		if (is_set == W_REGISTER || (is_set == W_QUEUE && ops[i].op != ORACLE_QUEUE_DEQ))
+		if (is_set == W_REGISTER || (is_set == W_QUEUE && ops[i].op != WEFT_QUEUE_DEQ))
 			continue;
 		int64_t saved = ops[i].result;
 		ops[i].result = is_set ? !saved : -1;   /* queue values are >= 0: never enqueued */
@@ -330,7 +330,7 @@ static void forked_row(const workload *w, size_t n)
 
 static void generated_rows(void)
 {
-	const weft_model *q = &oracle_queue_model, *set = &oracle_set_model;
+	const weft_model *q = &weft_model_queue, *set = &weft_model_set;
 	static const size_t sizes[] = { 10, 100, 1000, 10000 };
 	const workload rows[] = {
 		{ "queue, at most 8 queued", q, W_QUEUE, 8, 0, 0, 0, 0, 0 },
@@ -349,8 +349,8 @@ static void generated_rows(void)
 /* Issue 19's goals: many clients, long histories, sequential ones. */
 static void scale_rows(int quick)
 {
-	const weft_model *q = &oracle_queue_model, *set = &oracle_set_model;
-	const weft_model *reg = &oracle_register_model;
+	const weft_model *q = &weft_model_queue, *set = &weft_model_set;
+	const weft_model *reg = &weft_model_register;
 	const workload concurrent[] = {
 		{ "register, 5 clients", reg, W_REGISTER, 0, 0, 0, 0, 5, 0 },
 		{ "register, 50 clients", reg, W_REGISTER, 0, 0, 0, 0, 50, 0 },

@@ -21,7 +21,9 @@
  *     "= ? (pending)".  Without an op table, operations print as "op<N>()".
  *   - The last line is the operation the search could not place after the
  *     prefix (the earliest-returning one left), what it returned, and what the
- *     model says it should have returned there.
+ *     model says it should have returned there: "gives 2" for one outcome;
+ *     for a non-deterministic model (weft/model.h) every result it allowed,
+ *     "allows one of 1, 2, none", or "allows no call there".
  * Why this shape: it answers "how far did a sequential explanation get, and
  * what broke it" in the words of the target's own operations; the prefix is
  * the first deepest one the search reached, so the text is deterministic.
@@ -149,6 +151,31 @@ static void explain_prefix(FILE *out, const weft_history *h, const weft_op *ops,
 	}
 }
 
+/*
+ * ", but the model gives 2" (one outcome), ", but the model allows one of 1,
+ * 2, none" (a non-deterministic model's outcomes, in its order), ", but the
+ * model allows no call there" (no outcome).
+ */
+static void explain_model(FILE *out, const oracle_kv_table *kv, unsigned op,
+			  const weft_check_result *result)
+{
+	size_t n = result->n_stuck_outcomes;
+	if (result->stuck_outcomes == NULL) {   /* a result made by hand: one answer */
+		fputs(", but the model gives ", out);
+		explain_value(out, kv, op, EXPLAIN_RESULT, result->stuck_model_result);
+		return;
+	}
+	if (n == 0) {
+		fputs(", but the model allows no call there", out);
+		return;
+	}
+	fputs(n == 1 ? ", but the model gives " : ", but the model allows one of ", out);
+	for (size_t k = 0; k < n; k++) {
+		fputs(k ? ", " : "", out);
+		explain_value(out, kv, op, EXPLAIN_RESULT, result->stuck_outcomes[k]);
+	}
+}
+
 static void explain(FILE *out, const weft_history *history, const weft_op *ops,
 		    const oracle_kv_table *kv, const weft_check_result *result)
 {
@@ -168,8 +195,7 @@ static void explain(FILE *out, const weft_history *history, const weft_op *ops,
 	const weft_op_record *stuck = &history->ops[result->stuck];
 	fputs("  cannot be placed next: ", out);
 	explain_op(out, stuck, ops, kv);
-	fputs(", but the model gives ", out);
-	explain_value(out, kv, stuck->op, EXPLAIN_RESULT, result->stuck_model_result);
+	explain_model(out, kv, stuck->op, result);
 	fputc('\n', out);
 }
 

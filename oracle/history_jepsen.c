@@ -32,8 +32,8 @@
 typedef enum jepsen_type { J_INVOKE, J_OK, J_FAIL, J_INFO, J_TYPES } jepsen_type;
 static const char *const type_names[J_TYPES] = { ":invoke", ":ok", ":fail", ":info" };
 static const char *const f_names[] = {
-	[ORACLE_REGISTER_READ] = ":read", [ORACLE_REGISTER_WRITE] = ":write",
-	[ORACLE_REGISTER_CAS] = ":cas" };
+	[WEFT_REGISTER_READ] = ":read", [WEFT_REGISTER_WRITE] = ":write",
+	[WEFT_REGISTER_CAS] = ":cas" };
 
 /* The last field: nil, an integer, [a b], or a keyword such as :timed-out. */
 typedef struct jepsen_value {
@@ -44,7 +44,7 @@ typedef struct jepsen_value {
 typedef struct jepsen_event {
 	unsigned process;
 	jepsen_type type;
-	unsigned op;           /* ORACLE_REGISTER_* */
+	unsigned op;           /* WEFT_REGISTER_* */
 	jepsen_value value;
 } jepsen_event;
 
@@ -130,7 +130,7 @@ static int parse_event(oracle_builder *b, const oracle_line *line, jepsen_event 
 	return 0;
 }
 
-/* What value_fits() accepts, for messages; indexed by ORACLE_REGISTER_*. */
+/* What value_fits() accepts, for messages; indexed by WEFT_REGISTER_*. */
 static const char *const invoke_wanted[] = { "nil", "an integer", "[old new]" };
 static const char *const ok_wanted[] = { "nil or an integer", "an integer", "[old new]" };
 
@@ -138,9 +138,9 @@ static const char *const ok_wanted[] = { "nil or an integer", "an integer", "[ol
 static int value_fits(unsigned op, jepsen_type type, const jepsen_value *v)
 {
 	switch (op) {
-	case ORACLE_REGISTER_READ:
+	case WEFT_REGISTER_READ:
 		return v->kind == V_NIL || (type == J_OK && v->kind == V_INT);
-	case ORACLE_REGISTER_WRITE:
+	case WEFT_REGISTER_WRITE:
 		return v->kind == V_INT;
 	default:
 		return v->kind == V_PAIR;
@@ -171,9 +171,9 @@ static int check_return(oracle_builder *b, const jepsen_event *e, const weft_op_
 	if (!value_fits(e->op, J_OK, &e->value))
 		return oracle_build_error(b, "process %u: :ok %s needs %s as its value", e->process,
 					  f_names[e->op], ok_wanted[e->op]);
-	int same = e->op == ORACLE_REGISTER_READ ||
+	int same = e->op == WEFT_REGISTER_READ ||
 		   (e->value.a == call->args[0] &&
-		    (e->op != ORACLE_REGISTER_CAS || e->value.b == call->args[1]));
+		    (e->op != WEFT_REGISTER_CAS || e->value.b == call->args[1]));
 	if (!same)
 		return oracle_build_error(b, "process %u: :ok value differs from its :invoke's",
 					  e->process);
@@ -186,13 +186,13 @@ static int apply_return(oracle_builder *b, const jepsen_event *e)
 		return -1;
 	if (e->type == J_INFO)
 		return oracle_build_info(b, e->process);
-	if (e->type == J_FAIL && e->op == ORACLE_REGISTER_CAS)
+	if (e->type == J_FAIL && e->op == WEFT_REGISTER_CAS)
 		return oracle_build_ok(b, e->process, 0);   /* the compare failed */
 	if (e->type == J_FAIL)
 		return oracle_build_fail(b, e->process);
-	int64_t result = e->op == ORACLE_REGISTER_READ
+	int64_t result = e->op == WEFT_REGISTER_READ
 			 ? (e->value.kind == V_NIL ? WEFT_NONE : e->value.a)
-			 : e->op == ORACLE_REGISTER_CAS;
+			 : e->op == WEFT_REGISTER_CAS;
 	return oracle_build_ok(b, e->process, result);
 }
 

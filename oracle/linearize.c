@@ -43,8 +43,17 @@
  * Buffers live in the checker and grow to the biggest history checked so far,
  * so a stream of small histories allocates nothing after warm-up.
  *
- * Sections: model states, buffers, the list, the linearized set, the search, one sub-history and
- * its explanation, the public interface.
+ * Non-deterministic models (weft/model.h: outcomes, apply_outcome; porcupine's
+ * and Lincheck's): a call is tried with each of the model's outcomes in turn,
+ * each a (result, next state) pair memoized like any other, and the stack
+ * frame remembers which, so backtracking resumes at the same call with the
+ * next outcome.  Lowe's memo stays sound: what can follow depends only on
+ * (linearized set, state), however it was reached.  A forced step is applied
+ * in place only when its call has one outcome there.
+ *
+ * Sections: buffers, the list, the search, one sub-history, the public
+ * interface; the checker's state and helpers are oracle/checker.h, the
+ * explanation of a failed search oracle/explain_search.c.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -53,83 +62,8 @@
 #include <string.h>
 
 #include "weft/check.h"
-#include "memo.h"
+#include "checker.h"
 #include "partition.h"
-
-#define ORACLE_NIL UINT32_MAX
-#define ORACLE_HEAD 0u
-#define ORACLE_MAX_OPS ((size_t)UINT32_MAX / 4) /* entries are uint32_t indices */
-
-typedef struct oracle_op {
-	const weft_op_record *rec;
-	uint32_t bit;       /* index in the completed or in the pending bitset */
-	uint32_t pending;
-} oracle_op;
-
-/* Entry 0 is the head, 1 + i the call of local op i, 1 + m + i its return, 2m + 1 the tail. */
-typedef struct oracle_entry {
-	uint32_t prev, next;
-	uint32_t op;        /* local operation index */
-	uint32_t ret;       /* a call's return entry; ORACLE_NIL when pending or not a call */
-	uint32_t is_call;
-} oracle_entry;
-
-typedef struct oracle_frame {
-	uint32_t call;                /* the lifted call entry */
-	const unsigned char *state;   /* the model state after it, inside its memo record */
-} oracle_frame;
-
-struct weft_checker {
-	const weft_model *model;
-
-	/* Per-history arrays, grown to the biggest history so far (cap operations). */
-	size_t cap;
-	oracle_op *ops;
-	oracle_entry *entries;        /* 2 cap + 2 */
-	oracle_frame *stack;
-	uint32_t *best;               /* longest partial linearization, local indices */
-	uint32_t *map;                /* local index -> history index */
-	oracle_pair *pairs;           /* 2 cap: calls, then returns */
-	oracle_pair *keys;            /* partition keys */
-	size_t *longest;              /* the result's explanation, history indices */
-	unsigned char *init, *scratch; /* memo.state_pad bytes each */
-	unsigned char *work;          /* the state of forced steps, changed in place */
-	int work_live;                /* work holds a state (to destroy) */
-
-	/* The memoized (linearized set, state) pairs, and the current linearized set. */
-	oracle_memo memo;
-
-	/* The search over one sub-history of m operations. */
-	size_t m;
-	size_t depth, best_len, low;  /* low: shallowest depth since `best` was taken */
-	size_t returns_left;
-	uint64_t cost, max_cost;
-	uint64_t max_memory;          /* memo bytes; 0 = no cap */
-	int memory_capped;            /* the search stopped at max_memory */
-};
-
-/* ---- model states ---- */
-
-static void state_copy(const weft_checker *c, void *dst, const void *src)
-{
-	if (c->model->copy)
-		c->model->copy(dst, src);
-	else
-		memcpy(dst, src, c->model->state_size);
-}
-
-static void state_drop(const weft_checker *c, void *s)
-{
-	if (c->model->destroy)
-		c->model->destroy(s);
-}
-
-/* init() starts from zeroed memory (weft/model.h), so padding bytes are defined. */
-static void state_init(const weft_checker *c, void *s)
-{
-	memset(s, 0, c->model->state_size);
-	c->model->init(s);
-}
 
 /* ---- buffers ---- */
 
@@ -156,6 +90,7 @@ static int oracle_reserve(weft_checker *c, size_t n)
 	c->entries = oracle_resize(c->entries, 2 * cap + 2, sizeof *c->entries, &failed);
 	c->stack = oracle_resize(c->stack, cap, sizeof *c->stack, &failed);
 	c->best = oracle_resize(c->best, cap, sizeof *c->best, &failed);
+	c->best_outcome = oracle_resize(c->best_outcome, cap, sizeof *c->best_outcome, &failed);
 	c->map = oracle_resize(c->map, cap, sizeof *c->map, &failed);
 	c->pairs = oracle_resize(c->pairs, 2 * cap, sizeof *c->pairs, &failed);
 	c->keys = oracle_resize(c->keys, cap, sizeof *c->keys, &failed);
@@ -169,11 +104,6 @@ static int oracle_reserve(weft_checker *c, size_t n)
 
 /* ---- the list of call and return entries ---- */
 
-/* A return never precedes its own call, even in a malformed history. */
-static uint64_t oracle_return_time(const weft_op_record *r)
-{
-	return r->returned_at > r->invoked_at ? r->returned_at : r->invoked_at;
-}
 
 static void oracle_build_ops(weft_checker *c, const weft_history *h, size_t m)
 {
@@ -249,22 +179,6 @@ static void oracle_unlift(weft_checker *c, uint32_t call)
 	oracle_relink(c->entries, call);
 }
 
-/* ---- the linearized set (kept by the memo) ---- */
-
-static void oracle_mark(weft_checker *c, uint32_t i)
-{
-	oracle_memo_add(&c->memo, i, c->ops[i].bit, (int)c->ops[i].pending);
-}
-
-static void oracle_unmark(weft_checker *c, uint32_t i)
-{
-	oracle_memo_remove(&c->memo, i, c->ops[i].bit, (int)c->ops[i].pending);
-}
-
-static int oracle_marked(const weft_checker *c, uint32_t i)
-{
-	return oracle_memo_has(&c->memo, c->ops[i].bit, (int)c->ops[i].pending);
-}
 
 /* ---- the search ---- */
 
@@ -280,27 +194,34 @@ static const unsigned char *oracle_current(const weft_checker *c)
  */
 static void oracle_note_best(weft_checker *c)
 {
-	for (size_t k = c->low; k < c->depth; k++)
+	for (size_t k = c->low; k < c->depth; k++) {
 		c->best[k] = c->entries[c->stack[k].call].op;
+		c->best_outcome[k] = c->stack[k].outcome;
+	}
 	c->best_len = c->low = c->depth;
 }
 
-static void oracle_push(weft_checker *c, uint32_t call, const unsigned char *state)
+static void oracle_push(weft_checker *c, uint32_t call, unsigned k, unsigned n,
+			const unsigned char *state)
 {
 	oracle_lift(c, call);
-	c->stack[c->depth++] = (oracle_frame){ call, state };
+	c->stack[c->depth++] = (oracle_frame){ call, k, k + 1 < n, state };
 	if (c->depth > c->best_len)
 		oracle_note_best(c);
 }
 
-/* Undo the top linearization; returns the entry after its call, where the scan resumes. */
-static uint32_t oracle_backtrack(weft_checker *c)
+/*
+ * Undo the top linearization; returns where the scan resumes: the same call
+ * with its next outcome (*k) when the model left some, else the entry after it.
+ */
+static uint32_t oracle_backtrack(weft_checker *c, unsigned *k)
 {
-	uint32_t call = c->stack[--c->depth].call;
+	oracle_frame f = c->stack[--c->depth];
 	c->low = c->depth < c->low ? c->depth : c->low;
-	oracle_unlift(c, call);
-	oracle_unmark(c, c->entries[call].op);
-	return c->entries[call].next;
+	oracle_unlift(c, f.call);
+	oracle_unmark(c, c->entries[f.call].op);
+	*k = f.more ? f.outcome + 1 : 0;
+	return f.more ? f.call : c->entries[f.call].next;
 }
 
 /* `e` is the only call before the first return: nothing else may be linearized next. */
@@ -318,7 +239,17 @@ static int oracle_over_memory(weft_checker *c)
 	return 1;
 }
 
-/* A forced step: apply to the working state in place; 1 done, 0 the model disagrees. */
+/* A result the model gave that the history accepts: anything for a pending call. */
+static int oracle_matches(const weft_checker *c, uint32_t i, int64_t got)
+{
+	return c->ops[i].pending || got == c->ops[i].rec->result;
+}
+
+/*
+ * A forced step: apply to the working state in place; 1 done, 0 the model
+ * disagrees.  Only for a call with one outcome: another would need the state
+ * before it, which this step overwrites.
+ */
 static int oracle_try_forced(weft_checker *c, uint32_t e)
 {
 	uint32_t i = c->entries[e].op;
@@ -331,11 +262,10 @@ static int oracle_try_forced(weft_checker *c, uint32_t e)
 		c->work_live = 1;
 	}
 	c->cost++;
-	int64_t got = c->model->apply(c->work, r->op, r->args);
-	if (!c->ops[i].pending && got != r->result)
+	if (!oracle_matches(c, i, state_apply(c, c->work, r, 0)))
 		return 0;     /* the level has no other candidate: the scan backtracks */
 	oracle_mark(c, i);
-	oracle_push(c, e, c->work);
+	oracle_push(c, e, 0, 1, c->work);
 	return 1;
 }
 
@@ -358,56 +288,75 @@ static int oracle_freeze(weft_checker *c)
 	return 0;
 }
 
-/*
- * Linearize the call `e` next if the model agrees: 1 done, 0 not, -1 out of
- * budget or memory, -2 the current configuration was seen before (backtrack).
- */
-static int oracle_try(weft_checker *c, uint32_t e)
+/* Outcome k of call e from the current state, memoized: 1 pushed, 0 not, -1 no memory. */
+static int oracle_try_outcome(weft_checker *c, uint32_t e, unsigned k, unsigned n)
 {
 	uint32_t i = c->entries[e].op;
-	const weft_op_record *r = c->ops[i].rec;
+	unsigned char *state = oracle_memo_room(&c->memo);
+	if (!state)
+		return -1;
+	state_copy(c, state, oracle_current(c));
+	c->cost++;
+	int added = 0;
+	if (oracle_matches(c, i, state_apply(c, state, c->ops[i].rec, k)))
+		added = oracle_memo_extend(&c->memo, i, c->ops[i].bit, (int)c->ops[i].pending, state);
+	if (added <= 0)
+		state_drop(c, state);
+	else
+		oracle_push(c, e, k, n, state);
+	return added;
+}
+
+/*
+ * Linearize the call `e` next, with the model's outcome k or a later one, if
+ * the model agrees: 1 done, 0 not, -1 out of budget or memory, -2 the current
+ * configuration was seen before (backtrack).
+ */
+static int oracle_try(weft_checker *c, uint32_t e, unsigned k)
+{
+	const weft_op_record *r = c->ops[c->entries[e].op].rec;
 	if (c->cost >= c->max_cost || oracle_over_memory(c))
 		return -1;
-	if (oracle_forced(c, e))
+	unsigned n = state_outcomes(c, oracle_current(c), r);
+	if (k >= n)
+		return 0;
+	if (n == 1 && oracle_forced(c, e))
 		return oracle_try_forced(c, e);
 	if (oracle_current(c) == c->work) {
 		int seen = oracle_freeze(c);
 		if (seen)
 			return seen < 0 ? -1 : -2;
 	}
-	unsigned char *state = oracle_memo_room(&c->memo);
-	if (!state)
-		return -1;
-	state_copy(c, state, oracle_current(c));
-	c->cost++;
-	int64_t got = c->model->apply(state, r->op, r->args);
-	int added = 0;
-	if (c->ops[i].pending || got == r->result)
-		added = oracle_memo_extend(&c->memo, i, c->ops[i].bit, (int)c->ops[i].pending, state);
-	if (added <= 0)
-		state_drop(c, state);
-	else
-		oracle_push(c, e, state);
-	return added;
+	for (int added = 0; k < n; k++) {
+		if (k > 0 && (c->cost >= c->max_cost || oracle_over_memory(c)))
+			return -1;
+		added = oracle_try_outcome(c, e, k, n);
+		if (added != 0)
+			return added;
+	}
+	return 0;
 }
 
 static weft_check_verdict oracle_dfs(weft_checker *c)
 {
 	uint32_t e = c->entries[ORACLE_HEAD].next;
+	unsigned k = 0;      /* the first outcome of e still to try */
 	while (c->returns_left > 0) {
 		if (!c->entries[e].is_call) {
 			if (c->depth == 0)
 				return WEFT_CHECK_NOT_LINEARIZABLE;
-			e = oracle_backtrack(c);
+			e = oracle_backtrack(c, &k);
 			continue;
 		}
-		int r = oracle_try(c, e);
+		int r = oracle_try(c, e, k);
 		if (r == -1)
 			return WEFT_CHECK_UNKNOWN;
-		if (r == -2)
-			e = oracle_backtrack(c);
-		else
-			e = r ? c->entries[ORACLE_HEAD].next : c->entries[e].next;
+		if (r == -2) {
+			e = oracle_backtrack(c, &k);
+			continue;
+		}
+		e = r ? c->entries[ORACLE_HEAD].next : c->entries[e].next;
+		k = 0;
 	}
 	return WEFT_CHECK_LINEARIZABLE;
 }
@@ -435,52 +384,6 @@ static void oracle_cleanup(weft_checker *c)
 	c->work_live = 0;
 }
 
-/* The model's answer for op `stuck` after the longest prefix, replayed from init. */
-static int64_t oracle_replay(weft_checker *c, uint32_t stuck)
-{
-	state_init(c, c->scratch);
-	for (size_t k = 0; k < c->best_len; k++) {
-		const weft_op_record *r = c->ops[c->best[k]].rec;
-		c->model->apply(c->scratch, r->op, r->args);
-	}
-	const weft_op_record *s = c->ops[stuck].rec;
-	int64_t got = c->model->apply(c->scratch, s->op, s->args);
-	state_drop(c, c->scratch);
-	return got;
-}
-
-/*
- * After a failed search (stack empty, every bit clear): the earliest-returning
- * completed op outside the longest prefix, with the list's own tie-break (the
- * search tried it right after that prefix, and the model disagreed).
- */
-static uint32_t oracle_find_stuck(weft_checker *c)
-{
-	uint32_t stuck = ORACLE_NIL;
-	for (size_t k = 0; k < c->best_len; k++)
-		oracle_mark(c, c->best[k]);
-	for (uint32_t i = 0; i < c->m; i++) {
-		if (c->ops[i].pending || oracle_marked(c, i))
-			continue;
-		if (stuck == ORACLE_NIL ||
-		    oracle_return_time(c->ops[i].rec) < oracle_return_time(c->ops[stuck].rec))
-			stuck = i;
-	}
-	assert(stuck != ORACLE_NIL);   /* else the prefix would be a linearization */
-	return stuck;
-}
-
-static void oracle_explain(weft_checker *c, weft_check_result *res)
-{
-	uint32_t stuck = oracle_find_stuck(c);
-	for (size_t k = 0; k < c->best_len; k++)
-		c->longest[k] = c->map[c->best[k]];
-	res->n_longest = c->best_len;
-	if (stuck == ORACLE_NIL)
-		return;
-	res->stuck = c->map[stuck];
-	res->stuck_model_result = oracle_replay(c, stuck);
-}
 
 /* Checks the ops map[0..m) of h, from init. */
 static weft_check_verdict oracle_check_sub(weft_checker *c, const weft_history *h, size_t m,
@@ -490,7 +393,7 @@ static weft_check_verdict oracle_check_sub(weft_checker *c, const weft_history *
 		return WEFT_CHECK_UNKNOWN;
 	weft_check_verdict v = oracle_dfs(c);
 	if (v == WEFT_CHECK_NOT_LINEARIZABLE)
-		oracle_explain(c, res);
+		oracle_explain_search(c, res);
 	oracle_cleanup(c);
 	return v;
 }
@@ -526,7 +429,7 @@ static weft_check_verdict oracle_check_whole(weft_checker *c, const weft_history
 
 weft_checker *weft_checker_new(const weft_model *model)
 {
-	if (!model || !model->init || !model->apply)
+	if (!model || !model->init || !(model->apply || (model->outcomes && model->apply_outcome)))
 		return NULL;
 	weft_checker *c = calloc(1, sizeof *c);
 	if (!c)
@@ -536,8 +439,9 @@ weft_checker *weft_checker_new(const weft_model *model)
 	size_t pad = c->memo.state_pad;
 	c->init = malloc(pad ? pad : 1);
 	c->scratch = malloc(pad ? pad : 1);
+	c->scratch2 = malloc(pad ? pad : 1);
 	c->work = malloc(pad ? pad : 1);
-	if (!c->init || !c->scratch || !c->work || oracle_reserve(c, 16) != 0) {
+	if (!c->init || !c->scratch || !c->scratch2 || !c->work || oracle_reserve(c, 16) != 0) {
 		weft_checker_free(c);
 		return NULL;
 	}
@@ -551,7 +455,7 @@ void weft_checker_free(weft_checker *c)
 	oracle_memo_free(&c->memo);
 	free(c->ops), free(c->entries), free(c->stack), free(c->best), free(c->map);
 	free(c->pairs), free(c->keys), free(c->longest), free(c->init), free(c->scratch);
-	free(c->work);
+	free(c->scratch2), free(c->work), free(c->best_outcome), free(c->stuck_outcomes);
 	free(c);
 }
 

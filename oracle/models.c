@@ -1,13 +1,15 @@
 /*
- * oracle/models.c - the built-in sequential models (see models.h for their
- * operations and results).
+ * oracle/models.c - the built-in sequential models (weft/models.h for their
+ * operations and results; models.h for weft-check's names of them).
  *
  * Register and counter keep one int64_t in the state block: the checker's
- * default memcpy/memcmp/byte-hash serve them.  Queue, stack, set and map share
- * one state that owns memory, `vec`: a growable int64_t array with a movable
- * front, and one set of copy/destroy/equal/hash for all four:
+ * default memcpy/memcmp/byte-hash serve them.  Queue, stack, deque, set and
+ * map share one state that owns memory, `vec`: a growable int64_t array with a
+ * movable front, and one set of copy/destroy/equal/hash for all five (public
+ * as weft_impl_vec_*, for the relaxed models' macros, oracle/model_relaxed.c):
  *   queue  elements v[head .. head+len), oldest first (pop at head, push at end);
- *   stack  the same with head = 0, newest last (push and pop at the end);
+ *   stack  the same, newest last (push and pop at the end);
+ *   deque  the same, front first; a push at the front recentres when head is 0;
  *   set    sorted pairs (key, 1): v = k0 1 k1 1 ...; key order makes equal sets
  *          equal arrays, so equal() and hash() compare contents, not history;
  *   map    sorted pairs (key, value), likewise.
@@ -30,10 +32,10 @@ static int64_t register_apply(void *s, unsigned op, const int64_t *args)
 {
 	int64_t *value = s;
 	switch (op) {
-	case ORACLE_REGISTER_WRITE:
+	case WEFT_REGISTER_WRITE:
 		*value = args[0];
 		return 0;
-	case ORACLE_REGISTER_CAS:
+	case WEFT_REGISTER_CAS:
 		if (*value != args[0])
 			return 0;
 		*value = args[1];
@@ -49,20 +51,18 @@ static void counter_init(void *s) { *(int64_t *)s = 0; }
 static int64_t counter_apply(void *s, unsigned op, const int64_t *args)
 {
 	int64_t *value = s;
-	uint64_t add = op == ORACLE_COUNTER_INCREMENT ? 1u
-		     : op == ORACLE_COUNTER_ADD ? (uint64_t)args[0] : 0u;
+	uint64_t add = op == WEFT_COUNTER_INCREMENT ? 1u
+		     : op == WEFT_COUNTER_ADD ? (uint64_t)args[0] : 0u;
 	*value = (int64_t)((uint64_t)*value + add);
-	return op == ORACLE_COUNTER_GET ? *value : 0;
+	return op == WEFT_COUNTER_GET ? *value : 0;
 }
 
 /* ---- vec: the state of queue, stack, set and map ---- */
 
-typedef struct vec {
-	int64_t *v;          /* live elements are v[head .. head+len) */
-	size_t head, len, cap;
-} vec;
+/* weft_impl_vec (weft/models.h): live elements are v[head .. head+len). */
+typedef weft_impl_vec vec;
 
-static void vec_init(void *s) { memset(s, 0, sizeof(vec)); }
+void weft_impl_vec_init(void *s) { memset(s, 0, sizeof(vec)); }
 
 /* Room for `extra` more elements at the end: slide to the front when half the
  * array is dead space left by pops (amortised O(1) for a queue), else double. */
@@ -104,7 +104,35 @@ static int64_t vec_pop_back(vec *s)
 	return s->len ? s->v[s->head + --s->len] : WEFT_NONE;
 }
 
-static void vec_copy(void *dst, const void *src)
+/* A deque pushing at its front: when no room is left there, recentre in a
+ * bigger array, so pushes at either end stay amortised O(1). */
+static void vec_push_front(vec *s, int64_t x)
+{
+	if (s->head == 0) {
+		size_t cap = 2 * s->len + 8, head = cap - s->len - (cap - s->len) / 2;
+		int64_t *grown = malloc(cap * sizeof *grown);
+		if (!grown)
+			abort();     /* as vec_reserve */
+		if (s->len)
+			memcpy(grown + head, s->v, s->len * sizeof *grown);
+		free(s->v);
+		*s = (vec){ grown, head, s->len, cap };
+	}
+	s->v[--s->head] = x;
+	s->len++;
+}
+
+/* The elements as decimal digits, v[head] first (forward) or last: contents().
+ * Wraps like uint64_t past 18 digits, as a target's own would not overflow. */
+static int64_t vec_digits(const vec *s, int forward)
+{
+	uint64_t r = 0;
+	for (size_t i = 0; i < s->len; i++)
+		r = r * 10u + (uint64_t)s->v[s->head + (forward ? i : s->len - 1 - i)];
+	return (int64_t)r;
+}
+
+void weft_impl_vec_copy(void *dst, const void *src)
 {
 	const vec *from = src;
 	vec *to = dst;
@@ -117,12 +145,12 @@ static void vec_copy(void *dst, const void *src)
 	memcpy(to->v, from->v + from->head, from->len * sizeof *to->v);
 }
 
-static void vec_destroy(void *s)
+void weft_impl_vec_destroy(void *s)
 {
 	free(((vec *)s)->v);
 }
 
-static int vec_equal(const void *a, const void *b)
+int weft_impl_vec_equal(const void *a, const void *b)
 {
 	const vec *x = a, *y = b;
 	return x->len == y->len &&
@@ -130,7 +158,7 @@ static int vec_equal(const void *a, const void *b)
 }
 
 /* splitmix64's finaliser over each element: cheap, and order-sensitive. */
-static uint64_t vec_hash(const void *s)
+uint64_t weft_impl_vec_hash(const void *s)
 {
 	const vec *x = s;
 	uint64_t h = 0x9E3779B97F4A7C15u ^ x->len;
@@ -146,20 +174,39 @@ static uint64_t vec_hash(const void *s)
 
 static int64_t queue_apply(void *s, unsigned op, const int64_t *args)
 {
-	if (op == ORACLE_QUEUE_ENQ) {
+	if (op == WEFT_QUEUE_ENQ) {
 		vec_push_back(s, args[0]);
 		return 0;
 	}
-	return vec_pop_front(s);
+	return op == WEFT_QUEUE_DEQ ? vec_pop_front(s) : vec_digits(s, 1);
 }
 
+/* The stack's top is the array's end: contents() reads it backwards. */
 static int64_t stack_apply(void *s, unsigned op, const int64_t *args)
 {
-	if (op == ORACLE_STACK_PUSH) {
+	if (op == WEFT_STACK_PUSH) {
 		vec_push_back(s, args[0]);
 		return 0;
 	}
-	return vec_pop_back(s);
+	return op == WEFT_STACK_POP ? vec_pop_back(s) : vec_digits(s, 0);
+}
+
+static int64_t deque_apply(void *s, unsigned op, const int64_t *args)
+{
+	switch (op) {
+	case WEFT_DEQUE_PUSH_FRONT:
+		vec_push_front(s, args[0]);
+		return 0;
+	case WEFT_DEQUE_PUSH_BACK:
+		vec_push_back(s, args[0]);
+		return 0;
+	case WEFT_DEQUE_POP_FRONT:
+		return vec_pop_front(s);
+	case WEFT_DEQUE_POP_BACK:
+		return vec_pop_back(s);
+	default:
+		return vec_digits(s, 1);
+	}
 }
 
 /* ---- set and map: sorted (key, value) pairs, head always 0 ---- */
@@ -205,11 +252,11 @@ static int64_t set_apply(void *state, unsigned op, const int64_t *args)
 	vec *s = state;
 	size_t at, found = pairs_find(s, args[0], &at);
 	int present = found != SIZE_MAX;
-	if (op == ORACLE_SET_ADD && !present)
+	if (op == WEFT_SET_ADD && !present)
 		pairs_insert(s, at, args[0], 1);
-	else if (op == ORACLE_SET_REMOVE && present)
+	else if (op == WEFT_SET_REMOVE && present)
 		pairs_erase(s, at);
-	return op == ORACLE_SET_ADD ? !present : present;
+	return op == WEFT_SET_ADD ? !present : present;
 }
 
 static int64_t map_apply(void *state, unsigned op, const int64_t *args)
@@ -217,11 +264,11 @@ static int64_t map_apply(void *state, unsigned op, const int64_t *args)
 	vec *s = state;
 	size_t at, found = pairs_find(s, args[0], &at);
 	int64_t previous = found != SIZE_MAX ? s->v[2 * at + 1] : WEFT_NONE;
-	if (op == ORACLE_MAP_PUT && found != SIZE_MAX)
+	if (op == WEFT_MAP_PUT && found != SIZE_MAX)
 		s->v[2 * at + 1] = args[1];
-	else if (op == ORACLE_MAP_PUT)
+	else if (op == WEFT_MAP_PUT)
 		pairs_insert(s, at, args[0], args[1]);
-	else if (op == ORACLE_MAP_REMOVE && found != SIZE_MAX)
+	else if (op == WEFT_MAP_REMOVE && found != SIZE_MAX)
 		pairs_erase(s, at);
 	return previous;
 }
@@ -235,41 +282,49 @@ static int64_t by_key(unsigned op, const int64_t *args)
 
 /* ---- the models and their op tables ---- */
 
-#define VEC_MODEL(model_name, apply_fn)                                              \
-	.name = model_name, .state_size = sizeof(vec), .init = vec_init, .apply = apply_fn, \
-	.copy = vec_copy, .destroy = vec_destroy, .equal = vec_equal, .hash = vec_hash
+#define VEC_MODEL(model_name, apply_fn)                                                     \
+	.name = model_name, .state_size = sizeof(vec), .init = weft_impl_vec_init,          \
+	.apply = apply_fn, .copy = weft_impl_vec_copy, .destroy = weft_impl_vec_destroy,     \
+	.equal = weft_impl_vec_equal, .hash = weft_impl_vec_hash
 
-const weft_model oracle_register_model = { .name = "register", .state_size = sizeof(int64_t),
+const weft_model weft_model_register = { .name = "register", .state_size = sizeof(int64_t),
 					   .init = register_init, .apply = register_apply };
-const weft_model oracle_counter_model = { .name = "counter", .state_size = sizeof(int64_t),
+const weft_model weft_model_counter = { .name = "counter", .state_size = sizeof(int64_t),
 					  .init = counter_init, .apply = counter_apply };
-const weft_model oracle_queue_model = { VEC_MODEL("queue", queue_apply) };
-const weft_model oracle_stack_model = { VEC_MODEL("stack", stack_apply) };
-const weft_model oracle_set_model = { VEC_MODEL("set", set_apply), .partition = by_key };
-const weft_model oracle_map_model = { VEC_MODEL("map", map_apply), .partition = by_key };
+const weft_model weft_model_queue = { VEC_MODEL("queue", queue_apply) };
+const weft_model weft_model_stack = { VEC_MODEL("stack", stack_apply) };
+const weft_model weft_model_set = { VEC_MODEL("set", set_apply), .partition = by_key };
+const weft_model weft_model_map = { VEC_MODEL("map", map_apply), .partition = by_key };
+const weft_model weft_model_deque = { VEC_MODEL("deque", deque_apply) };
 
 static const weft_op register_ops[] = {
-	[ORACLE_REGISTER_READ] = { .name = "read" },
-	[ORACLE_REGISTER_WRITE] = { .name = "write", .n_args = 1 },
-	[ORACLE_REGISTER_CAS] = { .name = "cas", .n_args = 2 },
+	[WEFT_REGISTER_READ] = { .name = "read" },
+	[WEFT_REGISTER_WRITE] = { .name = "write", .n_args = 1 },
+	[WEFT_REGISTER_CAS] = { .name = "cas", .n_args = 2 },
 };
 static const weft_op counter_ops[] = {
-	[ORACLE_COUNTER_INCREMENT] = { .name = "increment" },
-	[ORACLE_COUNTER_ADD] = { .name = "add", .n_args = 1 },
-	[ORACLE_COUNTER_GET] = { .name = "get" },
+	[WEFT_COUNTER_INCREMENT] = { .name = "increment" },
+	[WEFT_COUNTER_ADD] = { .name = "add", .n_args = 1 },
+	[WEFT_COUNTER_GET] = { .name = "get" },
 };
 static const weft_op queue_ops[] = {
-	[ORACLE_QUEUE_ENQ] = { .name = "enq", .n_args = 1 },
-	[ORACLE_QUEUE_DEQ] = { .name = "deq" },
-};
+	[WEFT_QUEUE_ENQ] = { .name = "enq", .n_args = 1 },
+	[WEFT_QUEUE_DEQ] = { .name = "deq" },
+};   /* contents() (digits, for a target's final op) is not a history file's */
 static const weft_op stack_ops[] = {
-	[ORACLE_STACK_PUSH] = { .name = "push", .n_args = 1 },
-	[ORACLE_STACK_POP] = { .name = "pop" },
+	[WEFT_STACK_PUSH] = { .name = "push", .n_args = 1 },
+	[WEFT_STACK_POP] = { .name = "pop" },
+};
+static const weft_op deque_ops[] = {
+	[WEFT_DEQUE_PUSH_FRONT] = { .name = "push_front", .n_args = 1 },
+	[WEFT_DEQUE_PUSH_BACK] = { .name = "push_back", .n_args = 1 },
+	[WEFT_DEQUE_POP_FRONT] = { .name = "pop_front" },
+	[WEFT_DEQUE_POP_BACK] = { .name = "pop_back" },
 };
 static const weft_op set_ops[] = {
-	[ORACLE_SET_ADD] = { .name = "add", .n_args = 1 },
-	[ORACLE_SET_REMOVE] = { .name = "remove", .n_args = 1 },
-	[ORACLE_SET_CONTAINS] = { .name = "contains", .n_args = 1 },
+	[WEFT_SET_ADD] = { .name = "add", .n_args = 1 },
+	[WEFT_SET_REMOVE] = { .name = "remove", .n_args = 1 },
+	[WEFT_SET_CONTAINS] = { .name = "contains", .n_args = 1 },
 };
 static const weft_op kv_ops[] = {
 	[ORACLE_KV_GET] = { .name = "get", .n_args = 1 },
@@ -277,24 +332,26 @@ static const weft_op kv_ops[] = {
 	[ORACLE_KV_APPEND] = { .name = "append", .n_args = 2 },
 };
 static const weft_op map_ops[] = {
-	[ORACLE_MAP_PUT] = { .name = "put", .n_args = 2 },
-	[ORACLE_MAP_GET] = { .name = "get", .n_args = 1 },
-	[ORACLE_MAP_REMOVE] = { .name = "remove", .n_args = 1 },
+	[WEFT_MAP_PUT] = { .name = "put", .n_args = 2 },
+	[WEFT_MAP_GET] = { .name = "get", .n_args = 1 },
+	[WEFT_MAP_REMOVE] = { .name = "remove", .n_args = 1 },
 };
 
 #define OPS(table) table, sizeof table / sizeof table[0]
 
 const oracle_builtin oracle_builtins[ORACLE_N_BUILTINS] = {
-	{ &oracle_register_model, OPS(register_ops),
+	{ &weft_model_register, OPS(register_ops),
 	  "read -> value|none, write v -> 0, cas old new -> 1|0; starts none", 0 },
-	{ &oracle_counter_model, OPS(counter_ops),
+	{ &weft_model_counter, OPS(counter_ops),
 	  "increment -> 0, add n -> 0, get -> value; starts 0", 0 },
-	{ &oracle_queue_model, OPS(queue_ops), "FIFO: enq v -> 0, deq -> value|none", 0 },
-	{ &oracle_stack_model, OPS(stack_ops), "LIFO: push v -> 0, pop -> value|none", 0 },
-	{ &oracle_set_model, OPS(set_ops),
+	{ &weft_model_queue, OPS(queue_ops), "FIFO: enq v -> 0, deq -> value|none", 0 },
+	{ &weft_model_stack, OPS(stack_ops), "LIFO: push v -> 0, pop -> value|none", 0 },
+	{ &weft_model_set, OPS(set_ops),
 	  "add k -> 1|0 (new?), remove k -> 1|0, contains k -> 1|0; by key", 0 },
-	{ &oracle_map_model, OPS(map_ops),
+	{ &weft_model_map, OPS(map_ops),
 	  "put k v, get k, remove k -> previous value|none; by key", 0 },
+	{ &weft_model_deque, OPS(deque_ops),
+	  "push_front v, push_back v -> 0, pop_front, pop_back -> value|none", 0 },
 	{ &oracle_kv_model, OPS(kv_ops),
 	  "strings (EDN files): get k -> text, put k v, append k v; starts \"\"; by key", 1 },
 };

@@ -53,6 +53,8 @@ enum check_exit {
 					 "'unknown' (default: no cap)")                  \
 	X(no_partition, "--no-partition", 0, "check set and map histories whole, not "  \
 					     "key by key (slower; not for kv)")         \
+	X(relaxed, "--relaxed", 1, "queue and stack histories: a deq (pop) may return any of " \
+				   "the VALUE+1 oldest (newest) elements (k-relaxed)")  \
 	X(quiet, "--quiet", 0, "one line per file: no explanation of failures")        \
 	X(html, "--html", 1, "also write the one FILE's history and explanation as a " \
 			     "self-contained web page to VALUE")
@@ -70,6 +72,8 @@ typedef struct check_state {
 	const oracle_builtin *model;     /* --model, or NULL */
 	weft_check_options check;
 	weft_checker *checkers[ORACLE_N_BUILTINS];   /* one per built-in, made on first use */
+	weft_model relaxed_queue, relaxed_stack;     /* --relaxed=K: the queue's and stack's models */
+	int relaxed;
 	int bad, refuted, undecided;
 } check_state;
 
@@ -113,6 +117,24 @@ static int parse_option(check_options *o, const char *arg)
 	return -1;
 }
 
+/* --relaxed=K: k-relaxed queue and stack models (oracle/model_relaxed.c) with param K. */
+static int validate_relaxed(check_state *st)
+{
+	if (!st->opt.relaxed)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long k = strtoull(st->opt.relaxed, &end, 10);
+	if (errno || *end || !*st->opt.relaxed || *st->opt.relaxed == '-' || k > 1000000) {
+		fprintf(stderr, "weft-check: --relaxed needs a number 0..1000000\n");
+		return -1;
+	}
+	st->relaxed_queue = (weft_model)WEFT_MODEL_QUEUE_RELAXED((int64_t)k);
+	st->relaxed_stack = (weft_model)WEFT_MODEL_STACK_RELAXED((int64_t)k);
+	st->relaxed = 1;
+	return 0;
+}
+
 /* Checks the option values the table cannot; returns 0 or prints why not and -1. */
 static int validate_options(check_state *st)
 {
@@ -147,7 +169,7 @@ static int validate_options(check_state *st)
 		st->check.max_memory = (uint64_t)mb * 1024 * 1024;
 	}
 	st->check.no_partition = st->opt.no_partition != NULL;
-	return 0;
+	return validate_relaxed(st);
 }
 
 /* The whole of `path` ('-': stdin) in a malloc'd buffer, or NULL with errno set. */
@@ -209,11 +231,21 @@ static int read_history(const check_state *st, const char *text, size_t len, con
 		   : oracle_read_text(text, len, name, st->model, h, err);
 }
 
+/* The model a history of built-in b is checked against: b's, or its --relaxed form. */
+static const weft_model *model_for(check_state *st, const oracle_builtin *b)
+{
+	if (st->relaxed && b->model == &weft_model_queue)
+		return &st->relaxed_queue;
+	if (st->relaxed && b->model == &weft_model_stack)
+		return &st->relaxed_stack;
+	return b->model;
+}
+
 static weft_checker *checker_for(check_state *st, const oracle_builtin *b)
 {
 	size_t i = (size_t)(b - oracle_builtins);
 	if (!st->checkers[i])
-		st->checkers[i] = weft_checker_new(b->model);
+		st->checkers[i] = weft_checker_new(model_for(st, b));
 	return st->checkers[i];
 }
 
@@ -264,6 +296,12 @@ static void write_html(check_state *st, const char *name, const oracle_history *
 static void check_history(check_state *st, const char *name, const oracle_history *h)
 {
 	weft_check_result res = { .verdict = WEFT_CHECK_LINEARIZABLE, .n_partitions = 1 };
+	if (h->builtin && st->relaxed && model_for(st, h->builtin) == h->builtin->model) {
+		fprintf(stderr, "weft-check: %s: --relaxed is for queue and stack histories, not %s\n",
+			name, h->builtin->model->name);
+		st->bad = 1;
+		return;
+	}
 	if (h->builtin) {
 		weft_checker *c = checker_for(st, h->builtin);
 		weft_history view = oracle_history_view(h);

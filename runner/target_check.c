@@ -79,7 +79,8 @@ const char *weft_target_problem(const weft_target *t)
 		return bounds_problem(t);
 	if (count_groups(t) > WEFT_MAX_GROUPS)
 		return "more than WEFT_MAX_GROUPS distinct operation groups";
-	if (t->model && (!t->model->init || !t->model->apply || t->model->state_size == 0))
-		return "the model needs init, apply and a non-zero state_size";
+	if (t->model && (!t->model->init || t->model->state_size == 0 ||
+			 !(t->model->apply || (t->model->outcomes && t->model->apply_outcome))))
+		return "the model needs init, apply (or outcomes and apply_outcome) and a non-zero state_size";
 	return NULL;
 }

@@ -24,7 +24,7 @@
  * dummy and swings tail -> t0 stores its node over that link: both enq
  * returned, contents() = 1.
  *
- * Oracle: linearizability against a sequential FIFO (the model below), with
+ * Oracle: linearizability against weft_model_queue (weft/models.h), with
  * contents() as the final operation; validate() then checks the pool: the
  * allocated nodes are exactly the dummy and the queued nodes, tail is the last.
  */
@@ -41,7 +41,7 @@
 _Static_assert(QUEUE_CAP + 1 <= QUEUE_POOL, "every enq finds a free node");
 _Static_assert(QUEUE_CAP <= 18, "contents() fits in an int64_t as decimal digits");
 
-enum { OP_ENQ, OP_DEQ, OP_CONTENTS };
+/* Operations: weft_model_queue's (weft/models.h): enq, deq, contents. */
 
 typedef struct queue_node {
 	_Atomic uint64_t next;     /* link to the node behind; index QUEUE_NIL at the end */
@@ -168,12 +168,6 @@ static int64_t queue_contents(queue *q)
 	return queue_walk(q, add_digit, &digits) ? -1 : digits;
 }
 
-/* ---- adapters ---- */
-
-static int64_t op_enq(void *self, const int64_t *args) { return queue_enq(self, args[0]); }
-static int64_t op_deq(void *self, const int64_t *args) { (void)args; return queue_deq(self); }
-static int64_t op_contents(void *self, const int64_t *args) { (void)args; return queue_contents(self); }
-
 /* Empty: node 0 is the dummy. */
 static void *queue_setup(void)
 {
@@ -205,50 +199,12 @@ static int queue_validate(void *self, const weft_history *h, char *msg, size_t c
 	return 1;
 }
 
-/* ---- the sequential model: an array, oldest first ---- */
+/* ---- the declaration: against the built-in FIFO queue (weft/models.h) ---- */
 
-typedef struct queue_model {
-	int64_t n;
-	int64_t v[QUEUE_CAP];
-} queue_model;
-
-static void model_init(void *state) { (void)state; /* zeroed memory: empty */ }
-
-static int64_t model_apply(void *state, unsigned op, const int64_t *args)
-{
-	queue_model *m = state;
-	int64_t r = 0;
-	switch (op) {
-	case OP_ENQ:
-		if (m->n == QUEUE_CAP)
-			return -1;
-		m->v[m->n++] = args[0];
-		return 0;
-	case OP_DEQ:
-		if (m->n == 0)
-			return WEFT_NONE;
-		r = m->v[0];
-		for (int64_t i = 1; i < m->n; i++)
-			m->v[i - 1] = m->v[i];
-		m->v[--m->n] = 0;      /* memcmp-equal states */
-		return r;
-	default:                       /* OP_CONTENTS */
-		for (int64_t i = 0; i < m->n; i++)
-			r = r * 10 + m->v[i];
-		return r;
-	}
-}
-
-static const weft_model queue_model_def = {
-	.name = "FIFO queue", .state_size = sizeof(queue_model),
-	.init = model_init, .apply = model_apply,
-};
-
-static const weft_op queue_ops[] = {
-	[OP_ENQ] = { .name = "enq", .run = op_enq, .n_args = 1, .args = { { 1, 3 } } },
-	[OP_DEQ] = { .name = "deq", .run = op_deq },
-	[OP_CONTENTS] = { .name = "contents", .run = op_contents, .flags = WEFT_OP_FINAL_ONLY },
-};
+WEFT_ADAPTER1(op_enq, queue_enq)
+WEFT_ADAPTER0(op_deq, queue_deq)
+WEFT_ADAPTER0(op_contents, queue_contents)
+static const weft_op queue_ops[] = WEFT_QUEUE_OPS_FINAL(op_enq, op_deq, op_contents, 1, 3);
 
 static const weft_target queue_target = {
 #ifdef WEFT_MS_QUEUE_FIXED
@@ -256,10 +212,8 @@ static const weft_target queue_target = {
 #else
 	.name = "ms_queue_buggy",
 #endif
-	.ops = queue_ops, .n_ops = 3,
+	WEFT_USE_MODEL_FINAL(queue_ops, weft_model_queue),
 	.max_threads = QUEUE_MAX_THREADS, .max_ops_per_thread = QUEUE_MAX_OPS,
-	.setup = queue_setup, .teardown = queue_teardown,
-	.model = &queue_model_def, .final_op = &queue_ops[OP_CONTENTS],
-	.validate = queue_validate,
+	.setup = queue_setup, .teardown = queue_teardown, .validate = queue_validate,
 };
 WEFT_FUZZ_TARGET(queue_target)

@@ -46,7 +46,7 @@ static int64_t model_apply(void *s, unsigned op, const int64_t *args)
 	return op == 0 ? (++*v, 0) : *v;
 }
 static const weft_model counter_model = { "counter", sizeof(int64_t), model_init, model_apply,
-					  NULL, NULL, NULL, NULL, NULL };
+					  NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
 
 static const weft_op racy_ops[] = {
 	{ .name = "inc", .run = inc_racy },

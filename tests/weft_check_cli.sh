@@ -94,7 +94,7 @@ has "queue_exercise_1.txt:1: not a Jepsen event line" "--format=jepsen on a text
 # ---- the command line ----
 run 0 "--help" --help
 for opt in --help --format=VALUE --model=VALUE --max-cost=VALUE --max-memory=VALUE \
-	   --no-partition --quiet "Exit status" register counter queue stack set map kv edn; do
+	   --relaxed=VALUE --no-partition --quiet "Exit status" register counter queue stack set map deque kv edn; do
 	has "$opt" "--help"
 done
 run 2 "no file" --quiet
@@ -107,6 +107,12 @@ has "--max-cost needs a number" "bad --max-cost"
 run 2 "--max-cost=0" --max-cost=0 "$dir/empty.txt"
 run 2 "bad --format" --format=xml "$dir/empty.txt"
 run 2 "unknown --model" --model=heap "$dir/empty.txt"
+run 2 "bad --relaxed" --relaxed=-1 "$dir/empty.txt"
+has "--relaxed needs a number" "bad --relaxed"
+run 2 "--relaxed on a register history" --relaxed=1 "$dir/register_ok.txt"
+has "--relaxed is for queue and stack histories, not register" "--relaxed on a register"
+run 1 "--relaxed=0 is the strict queue" --relaxed=0 "$dir/queue_relaxed_1_ok.txt"
+has "but the model gives 1" "--relaxed=0"
 run 2 "missing file" /nonexistent/weft-history.txt
 has "cannot read /nonexistent/weft-history.txt" "missing file"
 run 2 "a directory" "$dir"

@@ -7,7 +7,10 @@
  * with Lowe's memoization of (set of linearized operations, model state), and
  * P-compositionality when the model partitions operations by key.  A pending
  * operation (never returned) may be linearized anywhere after its invocation
- * or not at all, and its result is not compared.
+ * or not at all, and its result is not compared: a call whose result was not
+ * observed (Jepsen's :info) is accepted with any of the model's outcomes.  A
+ * non-deterministic model (weft_model.outcomes) is searched over every
+ * outcome that gives the observed result.
  *
  * The search is capped: past `max_cost` search steps, or when its memo holds
  * more than `max_memory` bytes, it stops and says WEFT_CHECK_UNKNOWN.  It never
@@ -56,6 +59,10 @@ typedef struct weft_check_options {
  *       operation must follow;
  *   stuck_model_result: what the model answers for `stuck` after `longest`
  *       (compare with history->ops[stuck].result);
+ *   stuck_outcomes[0..n_stuck_outcomes): every result the model allows `stuck`
+ *       there, one per outcome (weft_model.outcomes; one for a deterministic
+ *       model, stuck_model_result being the first; none when the call cannot
+ *       happen there);
  *   partition_key / partitioned: the key of the failing sub-history, when the
  *       history was partitioned.
  * Otherwise n_longest is 0, stuck is SIZE_MAX and stuck_model_result WEFT_NONE.
@@ -75,6 +82,8 @@ typedef struct weft_check_result {
 	int partitioned;
 	int64_t partition_key;
 	int memory_capped;         /* UNKNOWN because the memo reached max_memory, not max_cost */
+	const int64_t *stuck_outcomes;
+	size_t n_stuck_outcomes;
 } weft_check_result;
 
 typedef struct weft_checker weft_checker;

@@ -72,6 +72,30 @@ typedef struct weft_model {
 	 * map).  Exponentially cheaper on long histories.
 	 */
 	int64_t (*partition)(unsigned op, const int64_t *args);
+
+	/*
+	 * Optional, both or neither: a non-deterministic specification, where one
+	 * call in one state may have several allowed outcomes, each a (result,
+	 * next state) pair - "a dequeue may fail spuriously", "a trylock may fail",
+	 * "a dequeue returns any of the first k + 1 elements" (weft/models.h).
+	 *   outcomes: how many outcomes `op` has in `state` (0: the call cannot
+	 *       happen there); it must not change the state.
+	 *   apply_outcome: apply outcome k (0 <= k < outcomes(...)) to the state
+	 *       and return its result.
+	 * The checker then accepts a completed call when some outcome gives the
+	 * observed result, and searches every outcome that does (and every outcome
+	 * of a pending call, whose result was never observed).  Both receive the
+	 * model itself, so one function serves a family of models that differ by
+	 * `param`.  When set they replace `apply`, which may then be NULL; a model
+	 * without them is deterministic (one outcome: apply).  Cost: the search
+	 * branches once per outcome; a call with one outcome costs as with apply.
+	 */
+	unsigned (*outcomes)(const struct weft_model *model, const void *state, unsigned op,
+			     const int64_t *args);
+	int64_t (*apply_outcome)(const struct weft_model *model, void *state, unsigned op,
+				 const int64_t *args, unsigned k);
+	/* A number the model's own functions may read (k of a k-relaxed queue); 0 by default. */
+	int64_t param;
 } weft_model;
 
 #ifdef __cplusplus

@@ -3,6 +3,7 @@
  *
  *   <weft/atomic.h>  switch points: instrumented atomics, weft_yield, atomic blocks
  *   <weft/target.h>  declaring operations, instance, validation: weft_target
+ *   <weft/models.h>  the built-in models (queue, stack, ...) and short declarations
  * Tools that run targets also include <weft/run.h>.
  */
 #ifndef WEFT_WEFT_H
@@ -10,5 +11,6 @@
 
 #include "weft/atomic.h"
 #include "weft/target.h"
+#include "weft/models.h"
 
 #endif /* WEFT_WEFT_H */
