@@ -19,8 +19,9 @@
  * (double free); or worker 1 is preempted between its load and its store and
  * the count ends at 1 (never freed).
  * Oracle: under AddressSanitizer, heap-use-after-free at worker 1's second
- * read of the count; without it, obj_free()'s assert on the magic word (it
- * was cleared by the first free), or main's assert(frees == 1).
+ * read of the count; without it, obj_free()'s assert on the magic word (the
+ * first free poisons it with one atomic exchange, so two frees cannot both
+ * pass), or main's assert(frees == 1).
  */
 #include <assert.h>
 #include <pthread.h>
@@ -32,7 +33,7 @@
 
 struct obj {
 	uint64_t header[2];     /* what an allocator may reuse first, kept apart */
-	unsigned magic;
+	atomic_uint magic;
 #ifdef WEFT_PLAIN_REFCOUNT_FIXED
 	atomic_int refs;
 #else
@@ -48,7 +49,7 @@ static struct obj *obj_new(int refs)
 {
 	struct obj *o = calloc(1, sizeof *o);
 	assert(o != NULL);
-	o->magic = OBJ_MAGIC;
+	atomic_init(&o->magic, OBJ_MAGIC);
 	o->refs = refs;
 	pthread_mutex_init(&o->lock, NULL);
 	return o;
@@ -56,8 +57,8 @@ static struct obj *obj_new(int refs)
 
 static void obj_free(struct obj *o)
 {
-	assert(o->magic == OBJ_MAGIC);  /* a second free finds it cleared */
-	o->magic = 0;
+	unsigned was = atomic_exchange(&o->magic, 0);   /* poison it */
+	assert(was == OBJ_MAGIC);       /* a second free finds it poisoned */
 	pthread_mutex_destroy(&o->lock);
 	free(o);
 	frees++;                        /* only the last holder gets here */
