@@ -69,7 +69,8 @@ int main(void)
 {
 	pthread_t p, c;
 	ready = 0;
-	memset(&msg, 0, sizeof msg);
+	msg.len = 0;
+	msg.text[0] = '\0';
 	pthread_create(&c, NULL, consumer, NULL);
 	pthread_create(&p, NULL, producer, NULL);
 	pthread_join(p, NULL);
