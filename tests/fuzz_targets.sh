@@ -3,7 +3,8 @@
 # data-structure targets under libFuzzer.  For each NAME: with each of the seeds
 # 1, 2, 3, DIR/NAME_buggy_fuzz finds a failure with verdict KIND (default
 # linearizability; deadlock, livelock, ...; heap-use-after-free and other
-# heap-* words: AddressSanitizer's report) within BUGGY_RUNS runs (the runs it
+# heap-* words: AddressSanitizer's report; KIND,KIND...: any one of them, for a
+# bug with more than one symptom) within BUGGY_RUNS runs (the runs it
 # needed are printed); DIR/NAME_fixed_fuzz survives FIXED_RUNS runs (seed 1)
 # with no report.  The generalization of fuzz_counter.sh and
 # fuzz_fixed_survives.sh; minimization is fuzz_counter.sh's business.
@@ -32,14 +33,18 @@ finds()
 	if ! ls crash-* > /dev/null 2>&1; then
 		fail "$1_buggy, seed $2: no failure within $buggy_runs runs"; tail -5 fuzz.log; return
 	fi
-	case $3 in
-	heap-*) pattern="ERROR: AddressSanitizer: $3" ;;   # a memory error ASan catches
-	*) pattern="^==weft== FAIL $3 " ;;
-	esac
-	grep -q "$pattern" fuzz.log ||
+	found=
+	for k in $(echo "$3" | tr , ' '); do    # KIND,KIND: either symptom
+		case $k in
+		heap-*) pattern="ERROR: AddressSanitizer: $k" ;;   # a memory error ASan catches
+		*) pattern="^==weft== FAIL $k " ;;
+		esac
+		grep -q "$pattern" fuzz.log && { found=$k; break; }
+	done
+	[ -n "$found" ] ||
 		{ fail "$1_buggy, seed $2: not a $3 failure"; grep '^==weft==' fuzz.log; return; }
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
-	echo "$1_buggy seed $2: $3 failure after $runs runs"
+	echo "$1_buggy seed $2: $found failure after $runs runs"
 }
 
 # survives NAME: the fixed variant completes FIXED_RUNS runs with no report.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/instrumented_asan.sh BUGGY_REPLAY FIXED_REPLAY DIR FUNCTION - a
 # use-after-free between threads, in an ASan build of a program built with
-# weft's instrumentation pass (targets/plain_session_uaf.c, plain_unlock_free.c):
+# weft's instrumentation pass (targets/plain_session_uaf.c, plain_unlock_free.c,
+# plain_refcount.c):
 # replaying each reproducer DIR/NAME.assertion.bin (the verdict a build without
 # ASan gives) makes ASan report heap-use-after-free at a read in FUNCTION, the
 # program's own code, and nothing in weft's, followed by weft's report of the
