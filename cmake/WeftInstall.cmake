@@ -4,14 +4,19 @@
 #   lib/libweft.a                       the library (never coverage-instrumented)
 #   include/weft/*.h                    the public headers
 #   share/weft/harness/*.c              the glue a fuzz target is compiled with: the
-#                                       fuzz entry point and the standalone replay main,
-#                                       compiled in the user's build with the user's
-#                                       flags (so the entry point gets their coverage and
-#                                       sanitizers, and no prebuilt main fights the engine's)
+#                                       fuzz entry point, the standalone replay main and
+#                                       the whole-program glue (program_main.c), compiled
+#                                       in the user's build with the user's flags (so the
+#                                       entry point gets their coverage and sanitizers,
+#                                       and no prebuilt main fights the engine's)
 #   lib/cmake/weft/                     weftConfig.cmake (+ version), the exported target
-#                                       weft::weft, weft_add_fuzz_target(), the engine rules
+#                                       weft::weft, weft_add_fuzz_target(),
+#                                       weft_add_program() and its compiler launcher
+#                                       (weft_program_cc.sh), the engine rules
 #   lib/pkgconfig/weft.pc               for Makefiles: cflags, libs, harnessdir
 #   bin/weft-check                      the standalone history checker
+#   bin/weft-reduce, bin/weft-campaign  scripts/weft_reduce.sh and weft_campaign.sh
+#                                       (given a build's binaries with --build DIR)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -26,18 +31,22 @@ target_include_directories(weft PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLU
 install(TARGETS weft EXPORT weftTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS weft-check RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/weft DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES harness/fuzz_libfuzzer.c harness/replay_main.c DESTINATION ${weft_harness_dir})
+install(FILES harness/fuzz_libfuzzer.c harness/replay_main.c harness/program_main.c
+        DESTINATION ${weft_harness_dir})
+install(PROGRAMS scripts/weft_reduce.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-reduce)
+install(PROGRAMS scripts/weft_campaign.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-campaign)
 install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${weft_cmake_dir})
 
 configure_package_config_file(cmake/weftConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
-  INSTALL_DESTINATION ${weft_cmake_dir} PATH_VARS weft_harness_dir)
+  INSTALL_DESTINATION ${weft_cmake_dir}
+  PATH_VARS weft_harness_dir CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)   # 0.x: a minor version may change the API
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
               cmake/WeftFuzzEngine.cmake cmake/WeftAddFuzzTarget.cmake
-              cmake/afl_instrument_nothing.txt
+              cmake/afl_instrument_nothing.txt cmake/weft_program_cc.sh
         DESTINATION ${weft_cmake_dir})
 
 configure_file(cmake/weft.pc.in ${CMAKE_CURRENT_BINARY_DIR}/weft.pc @ONLY)
