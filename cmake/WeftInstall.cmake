@@ -49,5 +49,31 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
               cmake/afl_instrument_nothing.txt cmake/weft_program_cc.sh
         DESTINATION ${weft_cmake_dir})
 
+# weft.pc finds its prefix from where it is (${pcfiledir}), so the same file serves a
+# `cmake --install --prefix` anywhere and the Debian package's /usr.
+file(RELATIVE_PATH weft_pc_to_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" weft_pc_to_prefix "${weft_pc_to_prefix}")
 configure_file(cmake/weft.pc.in ${CMAKE_CURRENT_BINARY_DIR}/weft.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weft.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# cpack -G DEB (in a build configured as the top-level project): weft_VERSION_*.deb,
+# the same files under /usr.  Only the library and tools are needed first:
+#   cmake -S . -B build/deb -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF
+#   cmake --build build/deb -j2 && (cd build/deb && cpack -G DEB) && dpkg -i build/deb/weft_*.deb
+if(CMAKE_SOURCE_DIR STREQUAL PROJECT_SOURCE_DIR)
+  set(CPACK_PACKAGE_NAME weft)
+  set(CPACK_PACKAGE_VENDOR weft)
+  set(CPACK_PACKAGE_CONTACT "weft maintainers <weft@localhost>")
+  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+      "coverage-guided fuzzing of interleavings for C data structures")
+  set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+  set(CPACK_GENERATOR DEB)
+  set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+  set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+  # binutils: objcopy and objdump for weft_add_program; a compiler and CMake or pkg-config
+  # to build a target; clang (libFuzzer) or afl++ to fuzz; coreutils' timeout for weft-campaign.
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, binutils, coreutils")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake, clang, pkgconf")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "afl++")
+  include(CPack)
+endif()

@@ -16,8 +16,12 @@
 #   3. a whole pthread program (targets/pthread_account.c) built with the package's
 #      weft_add_program() (gcc): its globals are moved to weft's sections, the buggy
 #      program fails its golden reproducer with its assertion, the fixed one passes;
-#   4. pkg-config: the replay built from weft.pc's cflags, libs and harnessdir works;
-#   5. weft as a subproject (add_subdirectory): no tests, benchmarks or bundled targets
+#   4. the Debian package (cpack -G DEB): as root, and when no weft package is installed
+#      already, installed with dpkg -i (and removed at the end); otherwise unpacked with
+#      dpkg-deb -x.  The example builds against it with clang and the weft-reduce it put
+#      on PATH reduces the crash; its weft.pc builds the replay;
+#   5. pkg-config: the replay built from weft.pc's cflags, libs and harnessdir works;
+#   6. weft as a subproject (add_subdirectory): no tests, benchmarks or bundled targets
 #      in the build, and a parent's program links weft::weft.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,13 +29,20 @@ example=$root/examples/id_allocator
 repro=$example/lost-id.linearizability.bin
 fail() { echo "FAIL (install): $*"; exit 1; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+dpkg_installed=
+cleanup() {
+	[ -z "$dpkg_installed" ] || dpkg -r weft > /dev/null 2>&1 || echo "install: could not dpkg -r weft"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+path0=$PATH
 prefix=$tmp/prefix
 
 echo "== cmake --install into a temporary prefix"
 cmake -S "$root" -B "$tmp/weft" -DCMAKE_C_COMPILER=gcc -DCMAKE_INSTALL_PREFIX="$prefix" \
-	-DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF > "$tmp/weft.log" 2>&1 &&
-	cmake --build "$tmp/weft" -j 2 --target weft weft-check >> "$tmp/weft.log" 2>&1 &&
+	-DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF > "$tmp/weft.log" 2>&1 &&
+	cmake --build "$tmp/weft" -j 2 >> "$tmp/weft.log" 2>&1 &&
 	cmake --install "$tmp/weft" >> "$tmp/weft.log" 2>&1 || { tail -30 "$tmp/weft.log"; fail "build or install"; }
 for f in lib/libweft.a include/weft/weft.h include/weft/run.h lib/cmake/weft/weftConfig.cmake \
 	lib/cmake/weft/weftConfigVersion.cmake lib/pkgconfig/weft.pc share/weft/harness/fuzz_libfuzzer.c \
@@ -112,6 +123,42 @@ objdump -h "$px/account_buggy_replay" | grep -q weft_prog_bss || fail "the progr
 account=$root/corpus/pthread_account/check-then-act.assertion.bin
 "$px/account_buggy_replay" --quiet --expect=assertion "$account" 2>/dev/null || fail "program: buggy does not fail $account"
 "$px/account_fixed_replay" --quiet "$account" 2>/dev/null || fail "program: fixed fails $account"
+
+echo "== the Debian package (cpack -G DEB)"
+(cd "$tmp/weft" && cpack -G DEB) > "$tmp/cpack.log" 2>&1 || { tail -20 "$tmp/cpack.log"; fail "cpack -G DEB"; }
+deb=$(ls "$tmp"/weft/weft_*.deb 2>/dev/null | head -n 1)
+[ -n "$deb" ] || fail "cpack wrote no .deb"
+dpkg-deb -c "$deb" > "$tmp/deb.txt" || fail "dpkg-deb -c $deb"
+for f in bin/weft-reduce bin/weft-campaign bin/weft-check lib/libweft.a lib/cmake/weft/weftConfig.cmake \
+	lib/pkgconfig/weft.pc share/weft/harness/program_main.c include/weft/dropin.h; do
+	grep -q " \./usr/$f\$" "$tmp/deb.txt" || fail "$f not in $(basename "$deb")"
+done
+if [ "$(id -u)" -eq 0 ] && ! dpkg -s weft > /dev/null 2>&1; then
+	dpkg -i "$deb" > "$tmp/dpkg.log" 2>&1 || { cat "$tmp/dpkg.log"; fail "dpkg -i $deb"; }
+	dpkg_installed=1 debprefix=/usr how="dpkg -i"
+else
+	dpkg-deb -x "$deb" "$tmp/debroot" || fail "dpkg-deb -x $deb"
+	debprefix=$tmp/debroot/usr how="dpkg-deb -x (not root, or a weft package is installed)"
+fi
+PATH=$debprefix/bin:$path0
+[ "$(command -v weft-reduce)" = "$debprefix/bin/weft-reduce" ] || fail "weft-reduce not on PATH from the package"
+CC=clang cmake -S "$example" -B "$tmp/example-deb" -DCMAKE_PREFIX_PATH="$debprefix" > "$tmp/deb-example.log" 2>&1 &&
+	cmake --build "$tmp/example-deb" -j 2 >> "$tmp/deb-example.log" 2>&1 || { tail -30 "$tmp/deb-example.log"; fail "example against the package"; }
+grep -q "weft_DIR:PATH=$debprefix/lib/cmake/weft" "$tmp/example-deb/CMakeCache.txt" || fail "example did not find the package's weft"
+(cd "$tmp/example-deb" && weft-reduce --runs 2000 id_allocator_buggy "$crash" "$tmp/deb-reduced.bin") > "$tmp/deb-reduce.log" 2>&1 ||
+	{ tail "$tmp/deb-reduce.log"; fail "the package's weft-reduce"; }
+cmp -s "$tmp/deb-reduced.bin" "$repro" || fail "the package's weft-reduce gave $(od -An -tx1 "$tmp/deb-reduced.bin")"
+# shellcheck disable=SC2046
+PKG_CONFIG_PATH=$debprefix/lib/pkgconfig gcc -std=gnu11 -Wall -Wextra $(PKG_CONFIG_PATH=$debprefix/lib/pkgconfig pkg-config --cflags weft) \
+	"$example/id_allocator.c" "$(PKG_CONFIG_PATH=$debprefix/lib/pkgconfig pkg-config --variable=harnessdir weft)/replay_main.c" \
+	$(PKG_CONFIG_PATH=$debprefix/lib/pkgconfig pkg-config --libs weft) -o "$tmp/deb_pc_replay" || fail "build with the package's weft.pc"
+"$tmp/deb_pc_replay" --quiet --expect=linearizability "$repro" 2>/dev/null || fail "the package's pkg-config build does not fail $repro"
+echo "   $(basename "$deb") by $how: the example built with clang, weft-reduce from PATH, weft.pc"
+if [ -n "$dpkg_installed" ]; then
+	dpkg -r weft > /dev/null 2>&1 || fail "dpkg -r weft"
+	dpkg_installed=
+fi
+PATH=$prefix/bin:$path0
 
 echo "== pkg-config"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
