@@ -1,7 +1,9 @@
-# WeftAddFuzzTarget.cmake - weft_add_fuzz_target(): a user's weft target, built the
-# ways the configured compiler allows (installed with weft; find_package(weft) loads it).
+# WeftAddFuzzTarget.cmake - weft_add_fuzz_target() and weft_add_program(): a user's
+# weft target, built the ways the configured compiler allows (installed with weft;
+# find_package(weft) loads it).
 #
-#   weft_add_fuzz_target(NAME SOURCES file.c... [DEFINES D...] [LIBRARIES lib...])
+#   weft_add_fuzz_target(NAME SOURCES file.c... [DEFINES D...] [LIBRARIES lib...]
+#                        [COMPILE_OPTIONS opt...])
 #
 # makes, from the same sources (a file ending in WEFT_FUZZ_TARGET(...)):
 #   NAME_replay  the standalone build: replays files, --simplify, --json (any compiler);
@@ -11,7 +13,22 @@
 #                libAFLDriver.a); $LIB_FUZZING_ENGINE -> that flag or driver (OSS-Fuzz).
 # So the libFuzzer and the AFL++ builds are two build trees of the same project, one
 # configured with CC=clang, one with CC=afl-clang-fast CXX=afl-clang-fast++.
+# COMPILE_OPTIONS go to the SOURCES only, never to weft's glue (so -include or -D of
+# the user's own are safe); they are source-file properties of the calling directory,
+# so two targets given one source file there must give it the same options.
+#
+#   weft_add_program(NAME SOURCES file.c... [DEFINES D...] [LIBRARIES lib...]
+#                    [COMPILE_OPTIONS opt...])
+#
+# an unmodified pthread program (its main, its threads, its assert()s) as a target:
+# its sources are compiled with the drop-in header (-include weft/dropin.h
+# -Dmain=weft_program_main -UNDEBUG) and linked with the glue program_main.c, and a
+# compiler launcher (weft_program_cc.sh: objcopy, objdump) moves the program's
+# globals to sections weft resets before every execution (README, "whole pthread
+# programs").  The instrumentation pass (every plain access a switch point) is not
+# installed: programs built here switch at atomics, locks and pthread calls only.
 include_guard(GLOBAL)
+set(WEFT_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 include(${CMAKE_CURRENT_LIST_DIR}/WeftFuzzEngine.cmake)
 
 if(CMAKE_C_COMPILER_ID MATCHES "Clang" OR WEFT_LIB_FUZZING_ENGINE)
@@ -23,9 +40,22 @@ option(WEFT_FUZZ "Build NAME_fuzz binaries (clang, afl-clang-fast or LIB_FUZZING
        ${weft_fuzz_default})
 
 function(weft_add_fuzz_target name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEFINES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEFINES;LIBRARIES;COMPILE_OPTIONS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "weft_add_fuzz_target(${name}): SOURCES is required")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "weft_add_fuzz_target(${name}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(ARG_COMPILE_OPTIONS)
+    foreach(src ${ARG_SOURCES})
+      get_source_file_property(had ${src} COMPILE_OPTIONS)
+      if(had AND NOT had STREQUAL "${ARG_COMPILE_OPTIONS}")
+        message(FATAL_ERROR "weft_add_fuzz_target(${name}): ${src} already has the COMPILE_OPTIONS "
+          "'${had}' of another target (options are per source file in a directory)")
+      endif()
+    endforeach()
+    set_source_files_properties(${ARG_SOURCES} PROPERTIES COMPILE_OPTIONS "${ARG_COMPILE_OPTIONS}")
   endif()
   set(kinds replay)
   if(WEFT_FUZZ)
@@ -45,4 +75,28 @@ function(weft_add_fuzz_target name)
   if(WEFT_FUZZ)
     weft_fuzz_engine_link(${name}_fuzz)
   endif()
+endfunction()
+
+function(weft_add_program name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEFINES;LIBRARIES;COMPILE_OPTIONS" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "weft_add_program(${name}): SOURCES is required")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "weft_add_program(${name}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT CMAKE_OBJCOPY OR NOT CMAKE_OBJDUMP)
+    message(FATAL_ERROR "weft_add_program(${name}): needs objcopy and objdump (binutils)")
+  endif()
+  weft_add_fuzz_target(${name} SOURCES ${ARG_SOURCES} LIBRARIES ${ARG_LIBRARIES}
+    DEFINES ${ARG_DEFINES} WEFT_PROGRAM_NAME="${name}"
+    COMPILE_OPTIONS -include ${WEFT_INCLUDE_DIR}/weft/dropin.h -Dmain=weft_program_main
+                    -UNDEBUG ${ARG_COMPILE_OPTIONS})
+  foreach(kind replay fuzz)
+    if(TARGET ${name}_${kind})
+      target_sources(${name}_${kind} PRIVATE ${WEFT_HARNESS_DIR}/program_main.c)
+      set_target_properties(${name}_${kind} PROPERTIES C_COMPILER_LAUNCHER
+        "sh;${WEFT_CMAKE_DIR}/weft_program_cc.sh;${CMAKE_OBJCOPY};${CMAKE_OBJDUMP}")
+    endif()
+  endforeach()
 endfunction()

@@ -4,14 +4,19 @@
 #   lib/libweft.a                       the library (never coverage-instrumented)
 #   include/weft/*.h                    the public headers
 #   share/weft/harness/*.c              the glue a fuzz target is compiled with: the
-#                                       fuzz entry point and the standalone replay main,
-#                                       compiled in the user's build with the user's
-#                                       flags (so the entry point gets their coverage and
-#                                       sanitizers, and no prebuilt main fights the engine's)
+#                                       fuzz entry point, the standalone replay main and
+#                                       the whole-program glue (program_main.c), compiled
+#                                       in the user's build with the user's flags (so the
+#                                       entry point gets their coverage and sanitizers,
+#                                       and no prebuilt main fights the engine's)
 #   lib/cmake/weft/                     weftConfig.cmake (+ version), the exported target
-#                                       weft::weft, weft_add_fuzz_target(), the engine rules
+#                                       weft::weft, weft_add_fuzz_target(),
+#                                       weft_add_program() and its compiler launcher
+#                                       (weft_program_cc.sh), the engine rules
 #   lib/pkgconfig/weft.pc               for Makefiles: cflags, libs, harnessdir
 #   bin/weft-check                      the standalone history checker
+#   bin/weft-reduce, bin/weft-campaign  scripts/weft_reduce.sh and weft_campaign.sh
+#                                       (given a build's binaries with --build DIR)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -26,19 +31,49 @@ target_include_directories(weft PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLU
 install(TARGETS weft EXPORT weftTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS weft-check RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/weft DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES harness/fuzz_libfuzzer.c harness/replay_main.c DESTINATION ${weft_harness_dir})
+install(FILES harness/fuzz_libfuzzer.c harness/replay_main.c harness/program_main.c
+        DESTINATION ${weft_harness_dir})
+install(PROGRAMS scripts/weft_reduce.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-reduce)
+install(PROGRAMS scripts/weft_campaign.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-campaign)
 install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${weft_cmake_dir})
 
 configure_package_config_file(cmake/weftConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
-  INSTALL_DESTINATION ${weft_cmake_dir} PATH_VARS weft_harness_dir)
+  INSTALL_DESTINATION ${weft_cmake_dir}
+  PATH_VARS weft_harness_dir CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)   # 0.x: a minor version may change the API
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
               cmake/WeftFuzzEngine.cmake cmake/WeftAddFuzzTarget.cmake
-              cmake/afl_instrument_nothing.txt
+              cmake/afl_instrument_nothing.txt cmake/weft_program_cc.sh
         DESTINATION ${weft_cmake_dir})
 
+# weft.pc finds its prefix from where it is (${pcfiledir}), so the same file serves a
+# `cmake --install --prefix` anywhere and the Debian package's /usr.
+file(RELATIVE_PATH weft_pc_to_prefix ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" weft_pc_to_prefix "${weft_pc_to_prefix}")
 configure_file(cmake/weft.pc.in ${CMAKE_CURRENT_BINARY_DIR}/weft.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weft.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# cpack -G DEB (in a build configured as the top-level project): weft_VERSION_*.deb,
+# the same files under /usr.  Only the library and tools are needed first:
+#   cmake -S . -B build/deb -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF
+#   cmake --build build/deb -j2 && (cd build/deb && cpack -G DEB) && dpkg -i build/deb/weft_*.deb
+if(CMAKE_SOURCE_DIR STREQUAL PROJECT_SOURCE_DIR)
+  set(CPACK_PACKAGE_NAME weft)
+  set(CPACK_PACKAGE_VENDOR weft)
+  set(CPACK_PACKAGE_CONTACT "weft maintainers <weft@localhost>")
+  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+      "coverage-guided fuzzing of interleavings for C data structures")
+  set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+  set(CPACK_GENERATOR DEB)
+  set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+  set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+  # binutils: objcopy and objdump for weft_add_program; a compiler and CMake or pkg-config
+  # to build a target; clang (libFuzzer) or afl++ to fuzz; coreutils' timeout for weft-campaign.
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, binutils, coreutils")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake, clang, pkgconf")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "afl++")
+  include(CPack)
+endif()

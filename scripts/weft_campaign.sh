@@ -38,18 +38,38 @@
 # the corpus only when the job ends (up to 300 s later), so an interruption would lose
 # them; a plain libFuzzer process writes each input at once.  A worker that crashes is
 # restarted with the next seed (it reloads the shared corpus, -reload=1 meanwhile).
+# Installed (cmake --install) as bin/weft-campaign: it then takes the binaries of the
+# user's build (--build DIR, or the current directory), writes to out/campaign/TARGET
+# under the current directory, and reduces with the weft-reduce next to it.
+self=$(basename "$0")
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/../CMakeLists.txt" ] && [ -f "$here/weft_reduce.sh" ]; then
+	root=$(cd "$here/.." && pwd) reduce=$here/weft_reduce.sh   # weft's source tree
+	build_default="build/clang, or build/afl with --engine afl,
+                    in weft's source tree"
+	out_default="out/campaign/TARGET in weft's source tree"
+	seeds_default="corpus/STRUCTURE/seed-*.bin in weft's
+                    source tree when that folder exists (STRUCTURE: TARGET without
+                    _buggy or _fixed); none otherwise"
+else
+	root=. reduce=$here/weft-reduce   # installed: bin/weft-campaign
+	build_default="the current directory"
+	out_default="out/campaign/TARGET under the current directory"
+	seeds_default="none"
+fi
 usage() {
 	cat <<USAGE
-usage: scripts/weft_campaign.sh [options] TARGET
+usage: $self [options] TARGET
   TARGET            a built target, e.g. counter_buggy (BUILD/TARGET_fuzz, BUILD/TARGET_replay)
   --engine NAME     libfuzzer (default) or afl (BUILD built with CC=afl-clang-fast)
   --time SECONDS    deadline of this session, reduction included (default: 3600)
   --jobs N          fuzzers in parallel (default: 1)
   --corpus DIR      corpus, kept and resumed (default: OUT/corpus); for afl, afl-fuzz's -o
-  --out DIR         failures, logs, summary.txt (default: out/campaign/TARGET)
-  --build DIR       build tree (default: build/clang, or build/afl with --engine afl)
-  --seeds DIR       seed inputs added to a new corpus (default: corpus/STRUCTURE/seed-*.bin
-                    when that folder exists; none otherwise)
+  --out DIR         failures, logs, summary.txt
+                    (default: $out_default)
+  --build DIR       build tree with TARGET_fuzz and TARGET_replay, configured with clang
+                    or CC=afl-clang-fast for afl (default: $build_default)
+  --seeds DIR       seed inputs added to a new corpus (default: $seeds_default)
   --seed N          first fuzzer seed (default: 1)
   --interval S      seconds between progress lines (default: 10)
   --help            this text
@@ -61,9 +81,8 @@ Exit status: 0 the campaign ran (failures or not; see the summary), 2 bad usage,
 missing binaries or another session running on OUT.
 USAGE
 }
-die_usage() { echo "weft_campaign: $*" >&2; echo "(see --help)" >&2; exit 2; }
+die_usage() { echo "$self: $*" >&2; echo "(see --help)" >&2; exit 2; }
 
-root=$(cd "$(dirname "$0")/.." && pwd)
 engine=libfuzzer time=3600 jobs=1 corpus= out= build= seeds= seed=1 interval=10
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -80,15 +99,21 @@ target=$1
 case $engine in libfuzzer|afl) ;; *) die_usage "--engine is libfuzzer or afl" ;; esac
 case $time$jobs$seed$interval in *[!0-9]*|'') die_usage "--time, --jobs, --seed, --interval take numbers" ;; esac
 [ "$jobs" -ge 1 ] && [ "$interval" -ge 1 ] || die_usage "--jobs and --interval must be at least 1"
-[ -n "$build" ] || { [ "$engine" = afl ] && build=$root/build/afl || build=$root/build/clang; }
+if [ -z "$build" ]; then
+	if [ "$root" = . ]; then build=.
+	elif [ "$engine" = afl ]; then build=$root/build/afl
+	else build=$root/build/clang
+	fi
+fi
 [ -n "$out" ] || out=$root/out/campaign/$target
 [ -n "$corpus" ] || corpus=$out/corpus
 structure=${target%_buggy}; structure=${structure%_fixed}
-[ -n "$seeds" ] || seeds=$root/corpus/$structure
+[ -n "$seeds" ] || [ "$root" = . ] || seeds=$root/corpus/$structure
 fuzz=$build/${target}_fuzz replay=$build/${target}_replay
 for bin in "$fuzz" "$replay"; do
-	[ -x "$bin" ] || die_usage "$bin not found (build: cmake -S . -B $build -DCMAKE_C_COMPILER=clang, or CC=afl-clang-fast for afl)"
+	[ -x "$bin" ] || die_usage "$bin not found (a build configured with CC=clang, or CC=afl-clang-fast for afl; --build DIR names it)"
 done
+build=$(cd "$build" && pwd)
 command -v timeout > /dev/null 2>&1 || die_usage "timeout (coreutils) not found"
 if [ "$engine" = afl ]; then
 	for tool in afl-fuzz afl-tmin; do command -v $tool >/dev/null 2>&1 || die_usage "$tool not found"; done
@@ -227,7 +252,7 @@ afl_instance() {  # afl_instance I
 }
 seed_corpus() {  # new libFuzzer corpora start from the seeds; AFL++ reads them with -i
 	mkdir -p "$tmp/seeds"
-	for f in "$seeds"/seed-*.bin; do
+	[ -z "$seeds" ] || for f in "$seeds"/seed-*.bin; do
 		[ -f "$f" ] || continue      # no seeds (a target outside weft's tree): none copied
 		[ -s "$f" ] && cp "$f" "$tmp/seeds/"       # AFL++ refuses empty files
 		[ "$engine" = libfuzzer ] && [ ! -e "$corpus/$(basename "$f")" ] && cp "$f" "$corpus/"
@@ -346,7 +371,7 @@ reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for lat
 	echo "   reducing $(basename "$d") (${left}s left)"
 	rm -f "$d/.reduced.bin" "$d/.reduced.bin.txt"
 	if [ "$engine" = libfuzzer ]; then
-		spawn reduce "$left" "$d/reduce.log" sh "$root/scripts/weft_reduce.sh" --build "$build" "$target" \
+		spawn reduce "$left" "$d/reduce.log" sh "$reduce" --build "$build" "$target" \
 			"$d/crash.bin" "$d/.reduced.bin"
 	else
 		spawn reduce "$left" "$d/reduce.log" sh -c 'afl-tmin -i "$1" -o "$2.tmin" -- "$3" &&
@@ -365,9 +390,9 @@ reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for lat
 			mv -f "$d/.reduced.html" "$d/report.html"
 		mv -f "$d/.reduced.bin.txt" "$d/report.txt" && mv -f "$d/.reduced.bin" "$d/reproducer.bin" &&
 			rm -f "$d/reduce.todo" ;;
-	1|2)	echo "weft_campaign: could not reduce; the crash itself is the reproducer" >> "$d/reduce.log"
+	1|2)	echo "$self: could not reduce; the crash itself is the reproducer" >> "$d/reduce.log"
 		rm -f "$d/reduce.todo" ;;
-	*)	echo "weft_campaign: reduction stopped (status $rc); the next session resumes it" >> "$d/reduce.log"
+	*)	echo "$self: reduction stopped (status $rc); the next session resumes it" >> "$d/reduce.log"
 		return 1 ;;
 	esac
 }

@@ -8,43 +8,55 @@
 #      other switches, operations, threads; lowest arguments; canonical bytes.
 # Prints the complexity (preemptions, switches, operations, threads) after each
 # pass and the final report; writes OUT (the reproducer) and OUT.txt (the report).
+# Installed (cmake --install) as bin/weft-reduce; it then takes the binaries of the
+# user's build: --build DIR, or the current directory.
+self=$(basename "$0")
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/../CMakeLists.txt" ] && [ -f "$here/weft_campaign.sh" ]; then
+	build=$(cd "$here/.." && pwd)/build/clang   # weft's source tree
+	build_default="build/clang in weft's source tree"
+else
+	build=. build_default="the current directory"   # installed: bin/weft-reduce
+fi
 usage() {
 	cat <<USAGE
-usage: scripts/weft_reduce.sh [--build DIR] [--runs N] [--seed N] TARGET CRASH OUT
-  TARGET      a built target, e.g. counter_buggy (DIR/TARGET_fuzz and DIR/TARGET_replay)
+usage: $self [--build DIR] [--runs N] [--seed N] TARGET CRASH OUT
+  TARGET      a built target, e.g. counter_buggy or my_queue (DIR/TARGET_fuzz, a
+              libFuzzer build, and DIR/TARGET_replay)
   CRASH       the crash file the fuzzer wrote
   OUT         where to write the simplified reproducer (and OUT.txt, its report)
-  --build DIR build tree with the clang/libFuzzer binaries (default: build/clang)
+  --build DIR the build tree with TARGET_fuzz and TARGET_replay, configured with clang
+              (default: $build_default)
   --runs N    libFuzzer -runs per minimization step (default: 20000)
   --seed N    libFuzzer -seed for the minimization (default: 1)
 Exit status: 0 done, 1 the crash does not reproduce, 2 bad usage or missing binaries.
 USAGE
 }
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=$root/build/clang runs=20000 seed=1
+runs=20000 seed=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build) build=${2:?--build needs a value}; shift 2 ;;
-	--runs) runs=${2:?--runs needs a value}; shift 2 ;;
-	--seed) seed=${2:?--seed needs a value}; shift 2 ;;
+	--build|--runs|--seed)
+		[ $# -ge 2 ] || { echo "$self: $1 needs a value" >&2; usage >&2; exit 2; }
+		case $1 in --build) build=$2 ;; --runs) runs=$2 ;; --seed) seed=$2 ;; esac
+		shift 2 ;;
 	--help|-h) usage; exit 0 ;;
-	--*) echo "weft_reduce: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	--*) echo "$self: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 [ $# -eq 3 ] || { usage >&2; exit 2; }
 target=$1 crash=$2 out=$3
+case $runs$seed in *[!0-9]*|'') echo "$self: --runs and --seed take numbers" >&2; exit 2 ;; esac
 fuzz=$build/${target}_fuzz replay=$build/${target}_replay
 for bin in "$fuzz" "$replay"; do
-	[ -x "$bin" ] || { echo "weft_reduce: $bin not found (build with scripts/fuzz_demo.sh or cmake)" >&2; exit 2; }
+	[ -x "$bin" ] || { echo "$self: $bin not found (a build configured with CC=clang; --build DIR names it)" >&2; exit 2; }
 done
-[ -r "$crash" ] || { echo "weft_reduce: cannot read $crash" >&2; exit 2; }
-case $runs$seed in *[!0-9]*) echo "weft_reduce: --runs and --seed take numbers" >&2; exit 2 ;; esac
+[ -r "$crash" ] || { echo "$self: cannot read $crash" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$replay" --quiet --expect=fail --complexity "$crash" > "$tmp/crash.txt" 2> "$tmp/check.log" ||
-	{ echo "weft_reduce: $crash does not fail on $target:" >&2; cat "$tmp/check.log" >&2; exit 1; }
+	{ echo "$self: $crash does not fail on $target:" >&2; cat "$tmp/check.log" >&2; exit 1; }
 echo "== $crash: $(cut -d' ' -f1-5 "$tmp/crash.txt") (preemptions, switches, operations, threads, verdict)"
 echo "== libFuzzer -minimize_crash=1 (-runs=$runs per step)"
 "$fuzz" -minimize_crash=1 -runs="$runs" -seed="$seed" -exact_artifact_path="$tmp/fuzzer.bin" \
@@ -54,7 +66,7 @@ echo "== libFuzzer -minimize_crash=1 (-runs=$runs per step)"
 echo "   $(wc -c < "$crash") bytes -> $(wc -c < "$tmp/fuzzer.bin") bytes, complexity $(cut -d' ' -f1-4 "$tmp/fuzzer.txt")"
 echo "== weft simplification ($target""_replay --simplify)"
 "$replay" --quiet --simplify="$out" "$tmp/fuzzer.bin" 2> "$tmp/simplify.log" ||
-	{ cat "$tmp/simplify.log" >&2; echo "weft_reduce: --simplify failed" >&2; exit 1; }
+	{ cat "$tmp/simplify.log" >&2; echo "$self: --simplify failed" >&2; exit 1; }
 sed -n 's/^weft-replay: complexity/   complexity/p' "$tmp/simplify.log"
 echo "   $(wc -c < "$tmp/fuzzer.bin") bytes -> $(wc -c < "$out") bytes: $(od -An -tx1 "$out")"
 echo "== report ($out.txt)"
