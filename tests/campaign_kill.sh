@@ -40,6 +40,10 @@ fuzzing() { grep -q '^\[ *[0-9]*s\] executions' "$tmp/log"; }
 
 session() {  # session PAUSE TIME EXTRA...: a campaign session in the background
 	rm -f "$out"/paused-at-*
+	# emptied here, not only by the background job's redirection: under load that may come
+	# after the first wait_for, which would then read the last session's progress lines and
+	# signal the new shell before it has set its trap (exit 130)
+	: > "$tmp/log"
 	sessions=$((sessions + 1))
 	# its own process group (as a terminal's job), SIGINT not ignored (as it is for "&")
 	WEFT_CAMPAIGN_PAUSE_AT=$1 setsid env --default-signal=INT sh "$campaign" --build "$build" --out "$out" --time "$2" --interval 1 \
