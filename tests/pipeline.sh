@@ -3,9 +3,13 @@
 #
 # The whole path a user takes, on one buggy target, asserted end to end:
 #   1. libFuzzer (-seed=SEED) finds a failure;
-#   2. scripts/weft_reduce.sh: libFuzzer's -minimize_crash must already reach
-#      the known MINIMUM complexity "(preemptions, switches, operations, threads)",
-#      and weft's simplifier keeps it there and writes the canonical reproducer;
+#   2. scripts/weft_reduce.sh: libFuzzer's -minimize_crash, then weft's simplifier,
+#      must reach the known MINIMUM complexity "(preemptions, switches, operations,
+#      threads)" and write the canonical reproducer.  With WEFT_PIPELINE_STRICT=1
+#      libFuzzer's erase-only minimizer must reach it alone (the counter's test).
+#      Not for every target: which crash libFuzzer finds first depends on the seed
+#      and on the build (ASan changes its run), and from some of them erasing bytes
+#      stops one preemption short, which the simplifier then removes;
 #   3. that reproducer is byte for byte the one in the corpus (REPRODUCER);
 #   4. its report is exactly GOLDEN, through the replay binary twice and through
 #      the fuzz binary (the same text before libFuzzer's own lines).
@@ -26,7 +30,9 @@ sh "$root/scripts/weft_reduce.sh" --build "$build" "$target" "$crash" "$tmp/out.
 sed -n '1,/^== report/p' "$tmp/reduce.log"
 after_fuzzer=$(sed -n 's/.*bytes, complexity \(([0-9, ]*)\).*/\1/p' "$tmp/reduce.log")
 after_weft=$(sed -n 's/.*complexity (preemptions, switches, operations, threads) (.*) -> \(([0-9, ]*)\).*/\1/p' "$tmp/reduce.log")
-[ "$after_fuzzer" = "$minimum" ] || fail "libFuzzer's -minimize_crash reached $after_fuzzer, the minimum is $minimum"
+[ -n "$after_fuzzer" ] || fail "no complexity after libFuzzer's -minimize_crash"
+[ "${WEFT_PIPELINE_STRICT:-0}" != 1 ] || [ "$after_fuzzer" = "$minimum" ] ||
+	fail "libFuzzer's -minimize_crash reached $after_fuzzer, the minimum is $minimum"
 [ "$after_weft" = "$minimum" ] || fail "weft's simplifier ended at $after_weft, the minimum is $minimum"
 
 if [ "$mode" = --regenerate ]; then
@@ -43,4 +49,4 @@ cmp -s "$tmp/again.txt" "$golden" || { diff "$golden" "$tmp/again.txt"; fail "se
 awk '/^==weft== FAIL/ {on=1} /^ASSERTION FAILED:|^==[0-9]+==/ {on=0} on' "$tmp/via_fuzz.log" > "$tmp/via_fuzz.txt"
 cmp -s "$tmp/via_fuzz.txt" "$golden" || { diff "$golden" "$tmp/via_fuzz.txt"; fail "the fuzz binary's report differs"; }
 grep -q "^ASSERTION FAILED: weft: " "$tmp/via_fuzz.log" || fail "no ASSERTION FAILED line from the fuzz binary"
-echo "pipeline ($target, seed $seed): found, libFuzzer and weft reach $minimum, reproducer and report match the golden files"
+echo "pipeline ($target, seed $seed): found, libFuzzer reaches $after_fuzzer and weft $minimum, reproducer and report match the golden files"
