@@ -727,7 +727,21 @@ void weft_runner_report_dying(weft_runner *r, FILE *out)
  * is one per process.  One runner per process gets the callback (the harness
  * glue's): process-wide by nature.
  */
+#if defined(__SANITIZE_ADDRESS__)
+#define RUNNER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RUNNER_ASAN 1
+#endif
+#endif
+/*
+ * Only when libweft itself is built with ASan (as the fiber annotations): a
+ * call to an __asan_ function in another build is what OSS-Fuzz's
+ * check_mixed_sanitizers rejects (tests/ecosystem/oss_fuzz.sh, UBSan build).
+ */
+#ifdef RUNNER_ASAN
 extern void __asan_set_error_report_callback(void (*callback)(const char *)) __attribute__((weak));
+#endif
 static weft_runner *dying_runner;
 
 static void report_on_error(const char *asan_report)
@@ -739,8 +753,12 @@ static void report_on_error(const char *asan_report)
 void weft_runner_report_on_death(weft_runner *r)
 {
 	dying_runner = r;
+#ifdef RUNNER_ASAN
 	if (__asan_set_error_report_callback)
 		__asan_set_error_report_callback(report_on_error);
+#else
+	(void)report_on_error;
+#endif
 }
 
 void weft_runner_report_json(const weft_runner *r, FILE *out)
