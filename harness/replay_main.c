@@ -539,10 +539,14 @@ int main(int argc, char **argv)
 	}
 	weft_runner_stats stats = weft_runner_stats_get(st.runner);
 	const char *backend = weft_runner_backend(st.runner);   /* a static string */
+	char why[220] = "";
+	if (weft_runner_backend_why(st.runner))
+		snprintf(why, sizeof why, ": %s", weft_runner_backend_why(st.runner));
 	weft_runner_free(st.runner);
 	fprintf(stderr, "weft-replay: %u inputs, %u with an unexpected verdict (expected: %s)\n",
 		st.runs, st.unexpected, st.opt.expect);
-	fprintf(stderr, "weft-replay: scheduler backend %s (WEFT_BACKEND=pthread|fiber)\n", backend);
+	fprintf(stderr, "weft-replay: scheduler backend %s%s (WEFT_BACKEND=pthread|fiber)\n", backend,
+		why);
 	if (stats.check_unknown)
 		fprintf(stderr, "weft-replay: %" PRIu64 " inputs had an unknown linearizability "
 			"verdict (the checker's cost cap was reached; counted as pass)\n",

@@ -22,10 +22,10 @@ typedef struct impl_state {
 } impl_state;
 
 /* Bound only while one weft_check runs on this thread (see impl_model.h). */
-static _Thread_local const weft_target *bound_target;
+static _Thread_local const weft_target *runner_bound_target;
 
-void runner_impl_model_bind(const weft_target *target) { bound_target = target; }
-void runner_impl_model_unbind(void) { bound_target = NULL; }
+void runner_impl_model_bind(const weft_target *target) { runner_bound_target = target; }
+void runner_impl_model_unbind(void) { runner_bound_target = NULL; }
 
 static void impl_init(void *state) { ((impl_state *)state)->n = 0; }
 
@@ -56,7 +56,7 @@ static uint64_t impl_hash(const void *state)
 static int64_t impl_apply(void *state, unsigned op, const int64_t *args)
 {
 	impl_state *s = state;
-	const weft_target *t = bound_target;
+	const weft_target *t = runner_bound_target;
 	void *instance = t->setup ? t->setup() : NULL;
 	jmp_buf blocked;
 	volatile int64_t result = WEFT_BLOCKED;   /* an operation that would wait for good */

@@ -30,6 +30,7 @@ struct weft_runner {
 	sched_pool pool;
 	sched_exec exec;
 	uint8_t accesses;              /* enum sched_accesses, from WEFT_ACCESSES */
+	char backend_why[200];         /* why pthreads when fibers were the default, or "" */
 	bool races;                    /* WEFT_RACES=1: the data-race verdict */
 	input_choices choices;
 	input_scenario scenario;
@@ -67,17 +68,28 @@ static const weft_model *model_of(const weft_target *t)
 
 /*
  * Which backend a new runner for `t` uses, in order: a target that needs real
- * threads (thread identity, thread-local storage) always gets pthreads; then
+ * threads always gets pthreads, whether it says so (WEFT_TARGET_REAL_THREADS;
+ * weft_add_program's glue sets it for a program with thread-locals or thread
+ * identity, harness/program_main.c) or its executable defines a thread-local
+ * of its own (tls_probe.c: fibers would share one copy, issue 20); then
  * WEFT_BACKEND=pthread|fiber, read at every runner creation; then
- * RUNNER_DEFAULT_BACKEND, programs included (issue 22: a program that uses
- * thread-local storage or thread identity is flagged WEFT_TARGET_REAL_THREADS
- * by its glue, harness/program_main.c, when weft_add_program built it).  A misspelt WEFT_BACKEND must not silently
- * test something else: it stops the process (exit 2) with a message.
+ * RUNNER_DEFAULT_BACKEND, programs included.  A misspelt WEFT_BACKEND must not
+ * silently test something else: it stops the process (exit 2) with a message.
+ * `why` (200 bytes) gets the reason when real threads were forced, else "".
  */
-static sched_backend choose_backend(const weft_target *t)
+static sched_backend choose_backend(const weft_target *t, char *why)
 {
-	if (t->flags & WEFT_TARGET_REAL_THREADS)
+	const char *tls, *file;
+	why[0] = '\0';
+	if (t->flags & WEFT_TARGET_REAL_THREADS) {
+		snprintf(why, 200, "the target needs real threads (WEFT_TARGET_REAL_THREADS)");
 		return SCHED_BACKEND_PTHREAD;
+	}
+	if (runner_exe_thread_local(&tls, &file)) {
+		snprintf(why, 200, "the target defines the thread-local '%s'%s%s%s: fibers would "
+			 "share one copy", tls, *file ? " (" : "", file, *file ? ")" : "");
+		return SCHED_BACKEND_PTHREAD;
+	}
 	const char *env = getenv("WEFT_BACKEND");
 	if (env && *env) {
 		if (strcmp(env, "pthread") == 0)
@@ -133,10 +145,12 @@ weft_runner *weft_runner_new(const weft_target *target)
 {
 	if (weft_target_problem(target))
 		return NULL;
-	sched_backend backend = choose_backend(target);
+	char why[200];
+	sched_backend backend = choose_backend(target, why);
 	weft_runner *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
+	memcpy(r->backend_why, why, sizeof why);
 	r->checker = weft_checker_new(model_of(target));
 	if (!r->checker) {
 		free(r);
@@ -167,6 +181,11 @@ void weft_runner_free(weft_runner *r)
 const char *weft_runner_backend(const weft_runner *r)
 {
 	return r->pool.backend == SCHED_BACKEND_FIBER ? "fiber" : "pthread";
+}
+
+const char *weft_runner_backend_why(const weft_runner *r)
+{
+	return r->backend_why[0] ? r->backend_why : NULL;
 }
 
 sched_backend runner_backend(const weft_runner *r)

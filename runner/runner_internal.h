@@ -37,6 +37,11 @@ const input_bounds *runner_bounds(const weft_runner *r);
 const input_scenario *runner_scenario(const weft_runner *r);
 /* The last execution's events (valid until the next run). */
 const sched_trace *runner_trace(const weft_runner *r);
+/*
+ * Whether the executable's own code defines a thread-local (tls_probe.c): then
+ * *name and *file (file may be "") name the first one.  Read once per process.
+ */
+bool runner_exe_thread_local(const char **name, const char **file);
 /* How the runner's managed threads are made: chosen at creation (runner.c). */
 sched_backend runner_backend(const weft_runner *r);
 /*

@@ -67,11 +67,15 @@ WEFT_API weft_runner *weft_runner_new(const weft_target *target);
 WEFT_API void weft_runner_free(weft_runner *runner);
 /*
  * "fiber" or "pthread": how the runner's managed threads are made, chosen at
- * creation: pthreads for WEFT_TARGET_REAL_THREADS, else $WEFT_BACKEND
- * (pthread|fiber; anything else exits 2), else pthreads for programs and
- * fibers otherwise.  Never changes a verdict, trace or report, only speed.
+ * creation: pthreads for a target that needs real threads (flagged
+ * WEFT_TARGET_REAL_THREADS, or its executable defines a thread-local of its
+ * own: fibers would share one copy), else $WEFT_BACKEND (pthread|fiber;
+ * anything else exits 2), else fibers.  Never changes a verdict, trace or
+ * report, only speed.
  */
 WEFT_API const char *weft_runner_backend(const weft_runner *runner);
+/* Why real threads were forced on the runner (a sentence), or NULL. */
+WEFT_API const char *weft_runner_backend_why(const weft_runner *runner);
 
 /*
  * Decode `data` into a scenario and a schedule, execute it under the managed
