@@ -132,6 +132,7 @@ static void print_expect_words(FILE *out)
 	fputs(" or fail (any failure)", out);
 }
 
+
 /* `s` on `out` with bytes outside printable ASCII as \xNN: arguments may be anything. */
 static void print_quoted(FILE *out, const char *s)
 {
@@ -142,6 +143,27 @@ static void print_quoted(FILE *out, const char *s)
 		else
 			fprintf(out, "\\x%02x", c);
 	}
+}
+
+/*
+ * `s` as print_quoted prints it, in buf (n bytes; past 200 input bytes "..."):
+ * every file name the tool echoes goes through it, a name may hold any byte.
+ */
+#define SHOWN_MAX 840
+static const char *shown(char *buf, size_t n, const char *s)
+{
+	size_t k = 0, i = 0;
+	for (; s[i] && i < 200 && k + 8 < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			buf[k++] = (char)c;
+		else
+			k += (size_t)snprintf(buf + k, n - k, "\\x%02x", c);
+	}
+	if (s[i] && k + 3 < n)
+		k += (size_t)snprintf(buf + k, n - k, "...");
+	buf[k] = '\0';
+	return buf;
 }
 
 /*
@@ -300,26 +322,30 @@ static void complain_unreadable(const char *path)
 /* --html=PAGE: the last execution as a web page. */
 static int write_html(replay_state *st)
 {
+	char page[SHOWN_MAX];
+	shown(page, sizeof page, st->opt.html);
 	FILE *f = fopen(st->opt.html, "w");
 	if (!f) {
-		fprintf(stderr, "weft-replay: cannot write %s: %s\n", st->opt.html, strerror(errno));
+		fprintf(stderr, "weft-replay: cannot write %s: %s\n", page, strerror(errno));
 		return -1;
 	}
 	weft_runner_report_html(st->runner, f);
 	if (fclose(f) != 0) {
-		fprintf(stderr, "weft-replay: cannot write %s: %s\n", st->opt.html, strerror(errno));
+		fprintf(stderr, "weft-replay: cannot write %s: %s\n", page, strerror(errno));
 		return -1;
 	}
-	fprintf(stderr, "weft-replay: wrote %s\n", st->opt.html);
+	fprintf(stderr, "weft-replay: wrote %s\n", page);
 	return 0;
 }
 
-static void replay_file(replay_state *st, const char *path)
+static void replay_file(replay_state *st, const char *name)
 {
+	char path[SHOWN_MAX];   /* the name as shown: any byte may be in it */
+	shown(path, sizeof path, name);
 	size_t size = 0;
-	uint8_t *data = read_file(path, &size);
+	uint8_t *data = read_file(name, &size);
 	if (!data) {
-		complain_unreadable(path);
+		complain_unreadable(name);
 		st->io_error = 1;
 		return;
 	}
@@ -363,12 +389,15 @@ static void print_complexity(const char *label, const weft_complexity *c)
 }
 
 /* --simplify=OUT FILE: weft_runner_simplify, write the result, print its report. */
-static int simplify_file(replay_state *st, const char *in, const char *out)
+static int simplify_file(replay_state *st, const char *in_name, const char *out_name)
 {
+	char in[SHOWN_MAX], out[SHOWN_MAX];   /* as shown */
+	shown(in, sizeof in, in_name);
+	shown(out, sizeof out, out_name);
 	size_t size = 0;
-	uint8_t *data = read_file(in, &size);
+	uint8_t *data = read_file(in_name, &size);
 	if (!data) {
-		complain_unreadable(in);
+		complain_unreadable(in_name);
 		return EXIT_BAD_USAGE;
 	}
 	uint8_t *room = realloc(data, size + 4096);   /* the result may be longer */
@@ -389,7 +418,7 @@ static int simplify_file(replay_state *st, const char *in, const char *out)
 			weft_verdict_name(v));
 		return EXIT_UNEXPECTED;
 	}
-	int bad = write_file(out, data, n);
+	int bad = write_file(out_name, data, n);
 	free(data);
 	if (bad) {
 		fprintf(stderr, "weft-replay: cannot write %s: %s\n", out, strerror(errno));
@@ -415,7 +444,9 @@ static void replay_dir(replay_state *st, const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		fprintf(stderr, "weft-replay: cannot open %s: %s\n", dir, strerror(errno));
+		char name[SHOWN_MAX];
+		fprintf(stderr, "weft-replay: cannot open %s: %s\n",
+			shown(name, sizeof name, dir), strerror(errno));
 		st->io_error = 1;
 		return;
 	}

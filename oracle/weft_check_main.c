@@ -99,7 +99,29 @@ static void usage(FILE *out, const char *argv0)
 			oracle_builtins[i].summary);
 }
 
-/* Parses one "--flag" or "--flag=value"; returns 0, or -1 if unknown or malformed. */
+/*
+ * `s` made printable into dst (n bytes): every byte outside printable ASCII, and
+ * the backslash, as \xNN, cut at n-1 bytes.  File names and option values are
+ * echoed through it: raw control bytes would reach the user's terminal.
+ */
+static const char *printable(char *dst, size_t n, const char *s)
+{
+	size_t k = 0;
+	for (; *s && k + 5 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 32 && c < 127 && c != '\\')
+			dst[k++] = (char)c;
+		else
+			k += (size_t)snprintf(dst + k, n - k, "\\x%02x", c);
+	}
+	dst[k] = '\0';
+	return dst;
+}
+
+/*
+ * Parses one "--flag" or "--flag=value"; returns 0, -1 if unknown or malformed,
+ * -2 if the option was already given (a second value must not silently win).
+ */
 static int parse_option(check_options *o, const char *arg)
 {
 #define X(field, flag, takes_value, help)                                     \
@@ -108,6 +130,8 @@ static int parse_option(check_options *o, const char *arg)
 		if (strncmp(arg, flag, n) == 0 && (arg[n] == 0 || arg[n] == '=')) { \
 			if ((arg[n] == '=') != (takes_value != 0))            \
 				return -1;                                    \
+			if (o->field)                                         \
+				return -2;                                    \
 			o->field = takes_value ? arg + n + 1 : "1";           \
 			return 0;                                             \
 		}                                                             \
@@ -144,7 +168,9 @@ static int validate_options(check_state *st)
 		return -1;
 	}
 	if (st->opt.model && !(st->model = oracle_builtin_find(st->opt.model))) {
-		fprintf(stderr, "weft-check: unknown --model=%s (see --help)\n", st->opt.model);
+		char shown[256];
+		fprintf(stderr, "weft-check: unknown --model=%s (see --help)\n",
+			printable(shown, sizeof shown, st->opt.model));
 		return -1;
 	}
 	if (st->opt.max_cost) {
@@ -287,7 +313,9 @@ static void write_html(check_state *st, const char *name, const oracle_history *
 	if (f)
 		weft_check_report_html(f, name, &view, h->builtin ? h->builtin->ops : NULL, res);
 	if (!f || fclose(f) != 0) {
-		fprintf(stderr, "weft-check: cannot write %s: %s\n", st->opt.html, strerror(errno));
+		char shown[256];
+		fprintf(stderr, "weft-check: cannot write %s: %s\n",
+			printable(shown, sizeof shown, st->opt.html), strerror(errno));
 		st->bad = 1;
 	}
 }
@@ -321,7 +349,8 @@ static void check_history(check_state *st, const char *name, const oracle_histor
 
 static void check_file(check_state *st, const char *path)
 {
-	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	char shown[512];
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : printable(shown, sizeof shown, path);
 	size_t len = 0;
 	char *text = slurp(path, &len);
 	if (!text) {
@@ -331,11 +360,12 @@ static void check_file(check_state *st, const char *path)
 	}
 	oracle_history h;
 	char err[ORACLE_ERROR_MAX];
-	if (read_history(st, text, len, name, &h, err) == 0) {
+	if (read_history(st, text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &h, err) == 0) {
 		check_history(st, name, &h);
 		oracle_history_free(&h);
 	} else {
-		fprintf(stderr, "%s\n", err);
+		char line[4 * ORACLE_ERROR_MAX + 1];   /* the reader may quote the file's bytes */
+		fprintf(stderr, "%s\n", printable(line, sizeof line, err));
 		st->bad = 1;
 	}
 	free(text);
@@ -350,9 +380,12 @@ static int parse_args(check_state *st, int argc, char **argv, int *first_path)
 			*first_path = i + (strcmp(argv[i], "--") == 0);
 			break;
 		}
-		if (parse_option(&st->opt, argv[i]) != 0) {
-			fprintf(stderr, "weft-check: unknown or malformed option '%s' (see --help)\n",
-				argv[i]);
+		int why = parse_option(&st->opt, argv[i]);
+		if (why != 0) {
+			char shown[256];
+			fprintf(stderr, "weft-check: %s option '%s' (see --help)\n",
+				why == -2 ? "repeated" : "unknown or malformed",
+				printable(shown, sizeof shown, argv[i]));
 			return -1;
 		}
 	}

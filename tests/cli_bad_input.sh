@@ -83,4 +83,24 @@ run 2 "empty --html" "$replay" --html= "$corpus"
 run 0 "--html" "$replay" --expect=fail --html="$tmp/page.html" "$corpus"
 grep -q '"verdict": "linearizability"' "$tmp/page.html" ||
 	{ echo "FAIL: --html page lacks the verdict"; fail=1; }
+
+# file names hold any byte: every name echoed is escaped (found by tests/cli_fuzz.py)
+esc=$(printf '\033x')
+run 0 "an escape in a --simplify name" "$replay" --quiet --simplify="$tmp/$esc" "$corpus"
+says "--simplify name escaped" "to $tmp/\x1bx ("
+if grep -q "$(printf '\033')" "$tmp/out"; then echo "FAIL: a raw escape byte echoed"; fail=1; fi
+cp "$corpus" "$tmp/one/$esc.bin"
+run 1 "an escape in a name in a directory" "$replay" "$tmp/one"
+says "directory name escaped" "==weft== input $tmp/one/\x1bx.bin"
+if grep -q "$(printf '\033')" "$tmp/out"; then echo "FAIL: a raw escape byte echoed"; fail=1; fi
+run 0 "an escape in an --html name" "$replay" --expect=fail --html="$tmp/$esc.html" "$corpus"
+says "--html name escaped" "wrote $tmp/\x1bx.html"
+check=$bin/weft-check
+if [ -x "$check" ]; then
+	run 2 "weft-check: an escape in a file name" "$check" "$tmp/$esc.missing"
+	says "weft-check name escaped" "cannot read $tmp/\x1bx"
+	if grep -q "$(printf '\033')" "$tmp/out"; then echo "FAIL: weft-check echoed a raw escape"; fail=1; fi
+	run 2 "weft-check: repeated option" "$check" --quiet --quiet "$tmp/$esc"
+	says "weft-check repeated" "repeated option '--quiet'"
+fi
 exit $fail
