@@ -107,6 +107,10 @@ static void reset_program_globals(void)
 	static int keep = -1;   /* WEFT_PROGRAM_GLOBALS=keep: the old behaviour, for tests */
 	if (keep < 0) {
 		const char *e = getenv("WEFT_PROGRAM_GLOBALS");
+		if (e && *e && strcmp(e, "keep") != 0 && strcmp(e, "reset") != 0) {
+			fprintf(stderr, "weft: WEFT_PROGRAM_GLOBALS=%s: use reset (default) or keep\n", e);
+			exit(2);
+		}
 		keep = e && strcmp(e, "keep") == 0;
 	}
 	if (keep)

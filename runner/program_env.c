@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <semaphore.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,6 +113,11 @@ static int program_stdout_wanted(void)
 	static int wanted = -1;
 	if (wanted < 0) {
 		const char *e = getenv("WEFT_PROGRAM_STDOUT");
+		if (e && *e && strcmp(e, "0") != 0 && strcmp(e, "1") != 0) {
+			fprintf(stderr, "weft: WEFT_PROGRAM_STDOUT=%s: use 1 (the program's stdout "
+				"shown) or 0 (quiet, default)\n", e);
+			exit(2);
+		}
 		wanted = e && strcmp(e, "1") == 0;
 	}
 	return wanted;

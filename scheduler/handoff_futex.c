@@ -21,8 +21,10 @@
 #define _GNU_SOURCE
 #include "handoff.h"
 
+#include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -102,7 +104,16 @@ void sched_handoff_configure(void)
 {
 	const char *env = getenv("WEFT_SPIN");
 	unsigned spin = 0;
-	if (env && *env && cpus_allowed() >= 2)
-		spin = (unsigned)strtoul(env, NULL, 10);
+	if (env && *env) {   /* a count of polls; anything else stops the process, like WEFT_BACKEND */
+		char *end;
+		errno = 0;
+		unsigned long n = strtoul(env, &end, 10);
+		if (errno || *end || *env == '-' || n > 1000000000ul) {
+			fprintf(stderr, "weft: WEFT_SPIN=%s: use a number of polls, 0 to 1000000000\n", env);
+			exit(2);
+		}
+		if (cpus_allowed() >= 2)
+			spin = (unsigned)n;
+	}
 	atomic_store_explicit(&handoff_spin, spin, memory_order_relaxed);
 }

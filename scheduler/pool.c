@@ -33,6 +33,7 @@
 #include "sched.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,11 @@ static void pool_process_init(void)
 {
 	pthread_atfork(NULL, NULL, count_fork_in_child);
 	sched_handoff_configure();
-	const char *pin = getenv("WEFT_PIN");
+	const char *pin = getenv("WEFT_PIN");   /* a misspelt value must not test something else */
+	if (pin && *pin && strcmp(pin, "0") != 0 && strcmp(pin, "1") != 0) {
+		fprintf(stderr, "weft: WEFT_PIN=%s: use 1 (pin managed threads, default) or 0\n", pin);
+		exit(2);
+	}
 	pinning_enabled = !(pin && strcmp(pin, "0") == 0);
 }
 

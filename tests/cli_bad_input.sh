@@ -95,6 +95,11 @@ says "directory name escaped" "==weft== input $tmp/one/\x1bx.bin"
 if grep -q "$(printf '\033')" "$tmp/out"; then echo "FAIL: a raw escape byte echoed"; fail=1; fi
 run 0 "an escape in an --html name" "$replay" --expect=fail --html="$tmp/$esc.html" "$corpus"
 says "--html name escaped" "wrote $tmp/\x1bx.html"
+# misspelt environment variables stop the process, like WEFT_BACKEND (found by cli_fuzz.py)
+run 2 "WEFT_PIN=x" env WEFT_BACKEND=pthread WEFT_PIN=x "$replay" --quiet --expect=fail "$corpus"
+says "WEFT_PIN=x" "WEFT_PIN=x: use 1"
+run 2 "WEFT_SPIN=x" env WEFT_BACKEND=pthread WEFT_SPIN=x "$replay" --quiet --expect=fail "$corpus"
+says "WEFT_SPIN=x" "WEFT_SPIN=x: use a number"
 check=$bin/weft-check
 if [ -x "$check" ]; then
 	run 2 "weft-check: an escape in a file name" "$check" "$tmp/$esc.missing"

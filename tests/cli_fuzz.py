@@ -5,7 +5,8 @@ A seeded black-box fuzzer of the option parsers as users meet them: it reads eac
 mode's --help (the replay tool, --systematic, --explore, weft-check), so a new
 option is fuzzed the day it is added, and builds N command lines from its
 options with values drawn from valid ones, boundaries (0, -1, 2^63, 2^64, huge),
-empty, repeated, unknown and binary garbage.  Each runs with a time limit and
+empty, repeated, unknown and binary garbage, and now and then one of the
+WEFT_* environment variables the sources read, with a drawn value.  Each runs with a time limit and
 must:
   - exit with one of the statuses its --help lists (no signal, no sanitizer
     report, no 'runtime error');
@@ -104,11 +105,36 @@ def command_line(rng, tools, scratch, corpus):
     return name, binary, args, statuses
 
 
-def check(name, binary, args, statuses, scratch):
+def weft_variables():
+    """Every WEFT_* environment variable the sources read: they are options too."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    names = set()
+    for room in ('scheduler', 'oracle', 'input', 'report', 'runner', 'search', 'mutate',
+                 'reduce', 'harness'):
+        for f in os.listdir(os.path.join(root, room)):
+            if f.endswith('.c'):
+                with open(os.path.join(root, room, f), errors='replace') as src:
+                    names |= set(re.findall(r'getenv\("(WEFT_[A-Z_]+)"\)', src.read()))
+    return sorted(names)
+
+
+def environment(rng, variables):
+    """The process environment: now and then a WEFT_* variable with a drawn value."""
+    env = dict(os.environ)
+    for var in variables:
+        env.pop(var, None)
+    if rng.random() < 0.25:
+        var = rng.choice(variables)
+        env[var] = rng.choice(['0', '1', 'on', 'off', 'fiber', 'pthread', 'shared', 'all',
+                               'verify', '', 'x', '-1', '18446744073709551616'])
+    return env
+
+
+def check(name, binary, args, statuses, scratch, env):
     """None if the run behaved, else what went wrong."""
     try:
         p = subprocess.run([binary] + args, capture_output=True, timeout=TIME_LIMIT,
-                           cwd=scratch, env=dict(os.environ, WEFT_BACKEND='fiber'))
+                           cwd=scratch, env=env)
     except subprocess.TimeoutExpired:
         return 'timeout'
     err = p.stderr
@@ -145,6 +171,10 @@ def main():
         if len(opts) < 3:
             print('FAIL: %s --help lists %d options: the help format changed?' % (name, len(opts)))
             return 1
+    variables = weft_variables()
+    if len(variables) < 5:
+        print('FAIL: found only %s read from the environment' % variables)
+        return 1
     rng = random.Random(seed)
     scratch = tempfile.mkdtemp(prefix='weft-clifuzz.')
     timeouts = 0
@@ -153,13 +183,15 @@ def main():
             f.write(HISTORY)
         for i in range(n):
             name, binary, args, statuses = command_line(rng, tools, scratch, corpus)
-            what = check(name, binary, args, statuses, scratch)
+            env = environment(rng, variables)
+            what = check(name, binary, args, statuses, scratch, env)
             if what == 'timeout':
                 timeouts += 1
                 continue
             if what:
-                print('FAIL: command line %d (seed %d): %s\n  %s %s' % (
-                    i, seed, what, binary, ' '.join(repr(a) for a in args)))
+                set_vars = ' '.join('%s=%r' % (v, env[v]) for v in variables if v in env)
+                print('FAIL: command line %d (seed %d): %s\n  %s %s %s' % (
+                    i, seed, what, set_vars, binary, ' '.join(repr(a) for a in args)))
                 return 1
         stray = [f for f in os.listdir('.') if f.startswith('out') and f[3:].isdigit()]
         if stray:
