@@ -44,6 +44,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -101,11 +102,12 @@ private:
 	const DataLayout &dl_;
 	StructType *site_type_ = nullptr;
 	GlobalVariable *current_ = nullptr;
-	FunctionCallee access_, free_;
+	FunctionCallee access_, range_, free_;
 	std::map<std::string, Constant *> strings_;
 
 	void declare_runtime();
 	bool may_be_shared(Value *ptr);
+	void add_ranges(MemIntrinsic *mi, SmallVectorImpl<Access> &ranges);
 	bool classify(Instruction &i, Access &a);
 	Constant *string(const std::string &s);
 	Constant *site(const Access &a, Function &f, unsigned index);
@@ -134,6 +136,8 @@ void Instrumenter::declare_runtime()
 	access_ = m_.getOrInsertFunction("weft_impl_access", vd, PointerType::getUnqual(site_type_),
 					 i8p, Type::getInt64Ty(ctx_));
 	free_ = m_.getOrInsertFunction("weft_impl_free", vd, i8p);
+	range_ = m_.getOrInsertFunction("weft_impl_access_range", vd,
+					PointerType::getUnqual(site_type_), i8p, Type::getInt64Ty(ctx_));
 }
 
 /* False only when the memory provably belongs to this thread or never changes. */
@@ -164,6 +168,25 @@ unsigned rmw_kind(AtomicRMWInst::BinOp op, unsigned &flags)
 	case AtomicRMWInst::Xor: return kFetchXor;
 	default: flags |= kFlagRmwOther; return kExchange;
 	}
+}
+
+/*
+ * A memory intrinsic (memset, memcpy, memmove; struct copies and zeroing too):
+ * a load of its source range and a store to its destination range, each one
+ * access of the whole range (scheduler/access.c, weft_impl_access_range), each
+ * only where the memory may be shared.
+ */
+void Instrumenter::add_ranges(MemIntrinsic *mi, SmallVectorImpl<Access> &ranges)
+{
+	if (mi->getMetadata("nosanitize"))
+		return;
+	if (auto *mt = dyn_cast<MemTransferInst>(mi))
+		if (may_be_shared(mt->getRawSource()))
+			ranges.push_back(Access{mi, mt->getRawSource(), mi->getLength(), kLoad,
+						kOrderPlain, 0, nullptr});
+	if (may_be_shared(mi->getRawDest()))
+		ranges.push_back(Access{mi, mi->getRawDest(), mi->getLength(), kStore, kOrderPlain, 0,
+					nullptr});
 }
 
 /* Is `i` an access to instrument?  Fills `a`. */
@@ -229,7 +252,7 @@ Constant *Instrumenter::site(const Access &a, Function &f, unsigned index)
 	}
 	Type *i32 = Type::getInt32Ty(ctx_);
 	Type *i8 = Type::getInt8Ty(ctx_);
-	uint64_t size = dl_.getTypeStoreSize(a.type).getFixedSize();
+	uint64_t size = a.type ? dl_.getTypeStoreSize(a.type).getFixedSize() : 0;   /* 0: a range */
 	Constant *ws = ConstantStruct::get(cast<StructType>(site_type_->getElementType(0)),
 					   {string(file), ConstantInt::get(i32, line),
 					    ConstantInt::get(i32, a.kind), ConstantInt::get(i32, 0)});
@@ -279,11 +302,14 @@ bool Instrumenter::instrument(Function &f)
 		return false;
 	SmallVector<Access, 32> accesses;
 	SmallVector<CallInst *, 8> frees;
+	SmallVector<Access, 8> ranges;   /* memset/memcpy/memmove: type nullptr, `stored` the length */
 	for (BasicBlock &bb : f) {
 		for (Instruction &i : bb) {
 			Access a;
 			if (classify(i, a))
 				accesses.push_back(a);
+			else if (auto *mi = dyn_cast<MemIntrinsic>(&i))
+				add_ranges(mi, ranges);
 			else if (auto *call = dyn_cast<CallInst>(&i))
 				if (Function *callee = call->getCalledFunction())
 					if (callee->getName() == "free" && call->arg_size() == 1)
@@ -298,11 +324,16 @@ bool Instrumenter::instrument(Function &f)
 		Value *addr = b.CreatePointerCast(a.ptr, i8p);
 		guard_call(a.inst, access_, {site(a, f, ++index), addr, value});
 	}
+	for (Access &a : ranges) {
+		IRBuilder<> b(a.inst);
+		Value *len = b.CreateZExtOrTrunc(a.stored, b.getInt64Ty());
+		guard_call(a.inst, range_, {site(a, f, ++index), b.CreatePointerCast(a.ptr, i8p), len});
+	}
 	for (CallInst *call : frees) {
 		IRBuilder<> b(call);
 		guard_call(call, free_, {b.CreatePointerCast(call->getArgOperand(0), i8p)});
 	}
-	return !accesses.empty() || !frees.empty();
+	return !accesses.empty() || !frees.empty() || !ranges.empty();
 }
 
 bool Instrumenter::run()

@@ -248,6 +248,41 @@ void weft_impl_access(weft_access_site *site, void *addr, uint64_t value)
 	step(self, site, addr, value);
 }
 
+/*
+ * A memory intrinsic: every granule of the range (its first WEFT_RANGE_GRANULES)
+ * is touched, checked for races, and the call is one step if any was shared.
+ * A store range is taken as progress (comparing the bytes is not worth it).
+ */
+void weft_impl_access_range(weft_access_site *site, void *addr, uint64_t len)
+{
+	sched_thread *self = weft_impl_current;
+	if (!self || len == 0)
+		return;
+	sched_exec *exec = self->exec;
+	if (exec->cfg.accesses == SCHED_ACCESSES_ATOMICS && !exec->cfg.races)
+		return;
+	sched_shared *s = table_of(exec);
+	uintptr_t first = (uintptr_t)addr >> GRANULE_SHIFT;
+	uintptr_t last = ((uintptr_t)addr + len - 1) >> GRANULE_SHIFT;
+	if (last - first >= WEFT_RANGE_GRANULES)
+		last = first + WEFT_RANGE_GRANULES - 1;
+	bool shared = exec->cfg.accesses == SCHED_ACCESSES_ALL;
+	for (uintptr_t g = first; g <= last; g++) {
+		shared_slot *slot = slot_of(s, g, true);
+		shared |= exec->cfg.accesses == SCHED_ACCESSES_SHARED && shared_so_far(self, slot);
+	}
+	if (shared) {
+		if (!site->site.id)
+			sched_site_id_column(&site->site, site->column);
+		weft_impl_switch(self, &site->site, addr);
+		if (site->site.kind == WEFT_ACCESS_STORE)
+			sched_note_change(self);
+	}
+	if (exec->cfg.races)
+		for (uintptr_t g = first; g <= last; g++)
+			check_race(self, s, slot_of(s, g, true), site, (void *)(g << GRANULE_SHIFT));
+}
+
 void weft_impl_free(void *ptr)
 {
 	sched_thread *self = weft_impl_current;

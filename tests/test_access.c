@@ -120,6 +120,33 @@ static void free_forgets(void *ctx, unsigned t)
 	b[1] = 2;                 /* a step unless forgotten */
 }
 
+/*
+ * Memory intrinsics are accesses of their whole range: thread 0 fills `area`
+ * with memset (no step: nobody else touched it), then thread 1's load of one
+ * word of it is a step (thread 0's memory).  Then thread 0 stores one word and
+ * thread 1 memcpy's over the range: the memcpy is one step.
+ */
+static long area[8];
+static bool copy_over;
+static void memset_then_use(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	if (t == 0) {
+		if (copy_over)
+			area[3] = 1;
+		else
+			memset(area, 0, sizeof area);
+		return;
+	}
+	if (copy_over) {
+		long mine[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+		memcpy(area, mine, sizeof area);
+	} else {
+		own[0] = (int)area[5];
+	}
+}
+
 static void lock_unlock(void *ctx, unsigned t)
 {
 	(void)ctx;
@@ -257,6 +284,20 @@ int main(void)
 	forget = true;
 	CHECK(run(free_forgets, 2, SCHED_ACCESSES_SHARED) == base2 + 1, "a freed block is still shared");
 	free(block);
+
+	copy_over = false;
+	/* each thread reads copy_over too: thread 1's read is a step of its own */
+	CHECK(run(memset_then_use, 2, SCHED_ACCESSES_SHARED) == base2 + 2,
+	      "memset then another thread's load: %llu steps, want 2 (flag, the load)",
+	      (unsigned long long)(exec.steps - base2));
+	copy_over = true;
+	CHECK(run(memset_then_use, 2, SCHED_ACCESSES_SHARED) == base2 + 2,
+	      "a memcpy over another thread's word: %llu steps, want 2 (flag, the memcpy)",
+	      (unsigned long long)(exec.steps - base2));
+	const sched_event *range = find_kind(WEFT_ACCESS_STORE);
+	CHECK(range && range->thread == 1 && strstr(range->site->file, "test_access.c"),
+	      "the memcpy's event: a store by thread 1 at test_access.c");
+	CHECK(area[7] == 8, "the memcpy's own effect");
 
 	/* lock: 1 switch point; unlock: 1, and 1 after it (instrumented binary) */
 	CHECK(run(lock_unlock, 1, SCHED_ACCESSES_SHARED) == base1 + 3,

@@ -76,6 +76,17 @@ typedef struct weft_access_site {
  * hash-table probe, a few ns (bench/bench_scheduler.c, row f).
  */
 WEFT_API void weft_impl_access(weft_access_site *site, void *addr, uint64_t value);
+/*
+ * Before a memset, memcpy or memmove (the compiler's memory intrinsics, struct
+ * copies and zeroing included) of `len` bytes at `addr`: one access to the whole
+ * range, a load (source) or a store (destination) by site->site.kind, size 0.
+ * Every granule of the range is recorded as touched (up to the first
+ * WEFT_RANGE_GRANULES of it: 4 KiB); the call is one step if any of them was
+ * touched by another thread (or in `all`).  So memory a thread fills with
+ * memset counts as its own, and a later access by another thread is a step.
+ */
+#define WEFT_RANGE_GRANULES 512
+WEFT_API void weft_impl_access_range(weft_access_site *site, void *addr, uint64_t len);
 /* Before free(ptr) in instrumented code: the block's granules are nobody's now. */
 WEFT_API void weft_impl_free(void *ptr);
 
