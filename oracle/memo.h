@@ -35,6 +35,7 @@ typedef struct oracle_memo {
 	uint64_t *cbits, *pbits;      /* bit_words words each */
 	size_t bit_words;
 	size_t cw, pw;                /* words in use: completed / pending */
+	int dominance;                /* match pending sets by inclusion (memo.c, insert) */
 	size_t wlo, whi;              /* cbits' first non-full word, last non-zero word + 1 */
 	uint64_t zobrist;             /* hash of the set */
 	size_t rec_max;               /* bytes of a record with the widest window (cw words) */
