@@ -147,6 +147,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 		return NULL;
 	char why[200];
 	sched_backend backend = choose_backend(target, why);
+	runner_exit_guard_install();
 	weft_runner *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
@@ -357,6 +358,27 @@ static weft_verdict judge_stall(weft_runner *r)
 	return WEFT_FAIL_DEADLOCK;
 }
 
+/*
+ * An execution that called exit() (program_env.c, exit_guard.c).  A program
+ * is judged as its process would be: exit(0) is success.  An operation of a
+ * data-structure target must return, so any exit() is a failure.
+ */
+static weft_verdict judge_exit(weft_runner *r, const char *op)
+{
+	const sched_exec *x = &r->exec;
+	if (is_program(r->target)) {
+		if (x->exit_status == 0)
+			return WEFT_PASS;
+		snprintf(r->message, sizeof r->message, "thread %u called exit(%d)",
+			 x->stop_thread, x->exit_status);
+		return WEFT_FAIL_VALIDATION;
+	}
+	snprintf(r->message, sizeof r->message,
+		 "thread %u called exit(%d)%s%s%s: an operation must return, not end the process",
+		 x->stop_thread, x->exit_status, op ? " in " : "", op ? op : "", op ? "()" : "");
+	return WEFT_FAIL_VALIDATION;
+}
+
 static weft_verdict judge_stop(weft_runner *r)
 {
 	const sched_exec *x = &r->exec;
@@ -382,12 +404,8 @@ static weft_verdict judge_stop(weft_runner *r)
 	case SCHED_STOP_ERROR:
 		snprintf(r->message, sizeof r->message, "%s", x->stop_message);
 		return WEFT_FAIL_MISUSE;
-	case SCHED_STOP_EXIT:   /* as the process would: 0 is success (program_env.c) */
-		if (x->exit_status == 0)
-			return WEFT_PASS;
-		snprintf(r->message, sizeof r->message, "thread %u called exit(%d)", x->stop_thread,
-			 x->exit_status);
-		return WEFT_FAIL_VALIDATION;
+	case SCHED_STOP_EXIT:
+		return judge_exit(r, op);
 	case SCHED_STOP_RACE:
 		snprintf(r->message, sizeof r->message, "data race: %s", x->stop_message);
 		return WEFT_FAIL_DATA_RACE;

@@ -42,6 +42,11 @@ const sched_trace *runner_trace(const weft_runner *r);
  * *name and *file (file may be "") name the first one.  Read once per process.
  */
 bool runner_exe_thread_local(const char **name, const char **file);
+/*
+ * Make exit() on a managed thread end the running execution (SCHED_STOP_EXIT)
+ * instead of the process (exit_guard.c).  Once per process; idempotent.
+ */
+void runner_exit_guard_install(void);
 /* How the runner's managed threads are made: chosen at creation (runner.c). */
 sched_backend runner_backend(const weft_runner *r);
 /*

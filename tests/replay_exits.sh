@@ -1,0 +1,44 @@
+#!/bin/sh
+# tests/replay_exits.sh REPLAY - an operation that calls exit() ends its execution with a
+# failure, never the tool (tests/target_exits.c, runner/exit_guard.c; issue 20, item 2),
+# on the backend WEFT_BACKEND names:
+#   - replay: exit(0) and exit(3) are `validation` failures naming the operation, exit 1,
+#     and a later input in the same process still runs (the guard is registered again);
+#   - --systematic: finds the exit and exits 1 (0 would claim every interleaving fine);
+#   - --explore=random: exits 1, not 3 (3 means --max-executions reached);
+#   - an input without an exiting operation still passes, and the process's own exit
+#     after the last input is untouched (exit 0).
+replay=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+mkdir "$tmp/in"
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+printf '' > "$tmp/in/a-pass.bin"             # thread 0: bump
+printf '\001' > "$tmp/in/b-exit0.bin"        # thread 0: exit_zero
+printf '\002' > "$tmp/in/c-exit3.bin"        # thread 0: exit_three
+printf '' > "$tmp/in/d-pass.bin"
+for f in b-exit0 c-exit3; do
+	st=0; [ "$f" = c-exit3 ] && st=3
+	name=exit_zero; [ "$st" = 3 ] && name=exit_three
+	timeout 20 "$replay" "$tmp/in/$f.bin" > "$tmp/out" 2>&1; rc=$?
+	[ "$rc" = 1 ] || { echo "FAIL: $f replays with exit $rc, want 1"; cat "$tmp/out"; fail=1; }
+	grep -q "^==weft== FAIL validation in exits: thread 0 called exit($st) in $name(): an operation must return" "$tmp/out" ||
+		{ echo "FAIL: $f's report does not name the exit:"; cat "$tmp/out"; fail=1; }
+	timeout 20 "$replay" --expect=validation "$tmp/in/$f.bin" > "$tmp/out" 2>&1; rc=$?
+	[ "$rc" = 0 ] || { echo "FAIL: $f with --expect=validation exits $rc, want 0"; cat "$tmp/out"; fail=1; }
+done
+# every input of a directory runs, in one process, after two exits
+timeout 20 "$replay" "$tmp/in" > "$tmp/out" 2>&1; rc=$?
+[ "$rc" = 1 ] || { echo "FAIL: the directory replays with exit $rc, want 1"; fail=1; }
+grep -q "4 inputs, 2 with an unexpected verdict" "$tmp/out" ||
+	{ echo "FAIL: not every input of the directory ran:"; tail -3 "$tmp/out"; fail=1; }
+printf '' > "$tmp/pass.bin"
+timeout 20 "$replay" "$tmp/pass.bin" > "$tmp/out" 2>&1; rc=$?
+[ "$rc" = 0 ] || { echo "FAIL: a passing input exits $rc, want 0"; cat "$tmp/out"; fail=1; }
+(cd "$tmp" && timeout 60 "$replay" --systematic --quiet --threads=2 --out="$tmp/sys.bin") > "$tmp/out" 2>&1; rc=$?
+[ "$rc" = 1 ] || { echo "FAIL: --systematic exits $rc, want 1 (a failure found)"; tail -5 "$tmp/out"; fail=1; }
+grep -q "called exit(0)" "$tmp/out" || { echo "FAIL: --systematic does not report the exit:"; tail -5 "$tmp/out"; fail=1; }
+(cd "$tmp" && timeout 60 "$replay" --explore=random --max-executions=200 --quiet) > "$tmp/out" 2>&1; rc=$?
+[ "$rc" = 1 ] || { echo "FAIL: --explore=random exits $rc, want 1 (a failure found)"; tail -5 "$tmp/out"; fail=1; }
+[ "$fail" = 0 ] && echo "replay_exits: exit() inside an execution is a failure, in every mode ($WEFT_BACKEND)"
+exit $fail
