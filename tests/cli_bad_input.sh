@@ -28,7 +28,7 @@ says "empty --simplify" "unknown or malformed option '--simplify='"
 # the --expect error lists every verdict word, from the enum
 run 2 "bad --expect" "$replay" --expect=maybe "$corpus"
 for w in pass linearizability validation step-budget nondeterministic deadlock livelock \
-	obstruction assertion misuse fail; do
+	obstruction assertion misuse data-race fail; do
 	says "--expect word list" "$w"
 done
 # binary garbage in an argument is escaped, not echoed raw
