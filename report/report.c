@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../oracle/value_arena.h"
+
 #define COLUMN_WIDTH 30
 
 const char *report_access_name(unsigned kind)
@@ -54,12 +56,26 @@ const char *report_base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static void format_call(char *buf, size_t cap, const weft_target *t, const weft_op_record *call)
+/*
+ * "name(1, "ab")": `drawn` says whether the record is the scenario's (the
+ * integers the input drew; a typed argument is made to be printed) or the
+ * history's (values already).
+ */
+static void format_call(char *buf, size_t cap, const weft_target *t, const weft_op_record *call,
+			int drawn)
 {
 	const weft_op *op = &t->ops[call->op];
 	int n = snprintf(buf, cap, "%s(", op->name);
-	for (int a = 0; a < op->n_args && n > 0 && (size_t)n < cap; a++)
+	for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS && n > 0 && (size_t)n < cap; a++) {
+		if (op->arg_types[a]) {
+			n += snprintf(buf + n, cap - (size_t)n, "%s", a ? ", " : "");
+			if ((size_t)n < cap)
+				n += (int)oracle_value_format_arg(op, a, call->args[a], drawn, buf + n,
+								  cap - (size_t)n);
+			continue;
+		}
 		n += snprintf(buf + n, cap - (size_t)n, "%s%" PRId64, a ? ", " : "", call->args[a]);
+	}
 	if (n > 0 && (size_t)n < cap)
 		snprintf(buf + n, cap - (size_t)n, ")");
 }
@@ -126,10 +142,15 @@ static void format_access(char *buf, size_t cap, const sched_event *e)
 		snprintf(buf, cap, "%s %s:%d -> %s", report_access_name(e->kind), file, line, value);
 }
 
-/* "call = result", "none" standing for WEFT_NONE. */
-static void format_returned(char *buf, size_t cap, const char *call, int64_t result)
+/* "call = result", "none" standing for WEFT_NONE; a typed result as its type prints it. */
+static void format_returned(char *buf, size_t cap, const char *call, int64_t result,
+			    const weft_value_type *type)
 {
-	if (result == WEFT_NONE)
+	if (type && result != WEFT_NONE && result != WEFT_BLOCKED) {
+		char text[160];
+		weft_value_format(type, result, text, sizeof text);
+		snprintf(buf, cap, "%s = %s", call, text);
+	} else if (result == WEFT_NONE)
 		snprintf(buf, cap, "%s = none", call);
 	else if (result == WEFT_BLOCKED)
 		snprintf(buf, cap, "%s = blocked", call);
@@ -144,11 +165,12 @@ void report_format_event(char *buf, size_t cap, const report_case *c, const sche
 	buf[0] = 0;
 	switch (e->kind) {
 	case SCHED_EV_OP_BEGIN:
-		format_call(buf, cap, c->target, &c->calls[e->site_id]);
+		format_call(buf, cap, c->target, &c->calls[e->site_id], 1);
 		break;
 	case SCHED_EV_OP_END:
-		format_call(call, sizeof call, c->target, &c->calls[e->site_id]);
-		format_returned(buf, cap, call, (int64_t)e->value);
+		format_call(call, sizeof call, c->target, &c->calls[e->site_id], 1);
+		format_returned(buf, cap, call, (int64_t)e->value,
+				c->target->ops[c->calls[e->site_id].op].result_type);
 		break;
 	case SCHED_EV_PREEMPT:
 		snprintf(buf, cap, "~~ preempted, to thread %u", e->other);
@@ -202,7 +224,7 @@ static void print_scenario(FILE *out, const report_case *c)
 		for (unsigned i = 0; i < c->n_calls; i++) {
 			if (c->calls[i].thread != th)
 				continue;
-			format_call(call, sizeof call, c->target, &c->calls[i]);
+			format_call(call, sizeof call, c->target, &c->calls[i], 1);
 			fprintf(out, "%s%s", sep, call);
 			sep = "; ";
 		}
@@ -289,8 +311,9 @@ static void print_final(FILE *out, const report_case *c)
 	char call[96], text[128];
 	if (!c->final_call)
 		return;
-	format_call(call, sizeof call, c->target, c->final_call);
-	format_returned(text, sizeof text, call, c->final_call->result);
+	format_call(call, sizeof call, c->target, c->final_call, 0);
+	format_returned(text, sizeof text, call, c->final_call->result,
+			c->target->ops[c->final_call->op].result_type);
 	fprintf(out, "after all threads: %s\n", text);
 }
 
@@ -330,12 +353,13 @@ typedef struct history_picture {
 static void label_interval(interval *iv, const report_case *c, const weft_op_record *op)
 {
 	char call[96];
-	format_call(call, sizeof call, c->target, op);
+	format_call(call, sizeof call, c->target, op, 0);
 	iv->op = op;
 	if (op->pending)
 		snprintf(iv->label, sizeof iv->label, "%s pending", call);
 	else
-		format_returned(iv->label, sizeof iv->label, call, op->result);
+		format_returned(iv->label, sizeof iv->label, call, op->result,
+				c->target->ops[op->op].result_type);
 	iv->len = strlen(iv->label);
 }
 

@@ -59,8 +59,10 @@ void report_html_begin(FILE *out, const char *title);  /* up to the data's openi
 void report_html_end(FILE *out);                       /* the data's end, the script */
 void report_html_text(FILE *out, const char *s);       /* HTML-escaped text */
 void report_html_string(FILE *out, const char *s);     /* a JSON string safe in <script> */
-void report_html_value(FILE *out, int64_t v);          /* a result: "none", "blocked", "3" */
-void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_record *r);
+void report_html_value(FILE *out, int64_t v,             /* a result: "none", "blocked", "3" */
+		       const weft_value_type *type);
+void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_record *r,
+		      int drawn);
 /* "history": [...], "lin": ... of `h`; times shifted by time_base (1: steps from 1). */
 void report_html_history(FILE *out, const weft_history *h, const weft_op *ops,
 			 const weft_check_result *check, unsigned time_base);

@@ -21,6 +21,7 @@
 #include "../input/scenario.h"
 #include "runner_internal.h"
 #include "../input/schedule_bytes.h"
+#include "../oracle/value_arena.h"
 #include "../report/report.h"
 #include "../scheduler/sched.h"
 
@@ -214,13 +215,27 @@ static void run_thread_calls(void *ctx, unsigned thread)
 	}
 	for (unsigned i = s->first_call[thread]; i < s->first_call[thread + 1]; i++) {
 		weft_op_record *call = &s->calls[i];
+		const weft_op *op = &t->ops[call->op];
+		int64_t made[WEFT_MAX_ARGS];
+		const int64_t *args = oracle_value_args(op, call->args, made);
 		sched_op_begin(i);
-		int64_t result = t->ops[call->op].run(r->instance, call->args);
+		int64_t result = op->run(r->instance, args);
 		sched_op_end(i, result);
 	}
 }
 
-/* The history: every call that began, in order of invocation, from the trace. */
+/* A record's drawn arguments -> the values its run saw (weft/value.h; int64: unchanged). */
+static void make_args(const weft_op *op, weft_op_record *rec)
+{
+	int64_t made[WEFT_MAX_ARGS];
+	if (oracle_value_args(op, rec->args, made) == made)
+		memcpy(rec->args, made, sizeof made);
+}
+
+/*
+ * The history: every call that began, in order of invocation, from the trace;
+ * its arguments as values (the scenario keeps the drawn integers: encodable).
+ */
 static void build_history(weft_runner *r)
 {
 	const sched_trace *tr = &r->exec.trace;
@@ -237,8 +252,11 @@ static void build_history(weft_runner *r)
 		}
 	}
 	for (size_t i = 0; i < tr->n; i++)
-		if (tr->events[i].kind == SCHED_EV_OP_BEGIN)
-			r->history[r->n_history++] = r->scenario.calls[tr->events[i].site_id];
+		if (tr->events[i].kind == SCHED_EV_OP_BEGIN) {
+			weft_op_record *rec = &r->history[r->n_history++];
+			*rec = r->scenario.calls[tr->events[i].site_id];
+			make_args(&r->target->ops[rec->op], rec);
+		}
 }
 
 /*
@@ -258,29 +276,21 @@ static void run_final_op(weft_runner *r)
 	call->op = (unsigned)(t->final_op - t->ops);
 	for (int a = 0; a < t->final_op->n_args; a++)
 		call->args[a] = t->final_op->args[a].min;
+	make_args(t->final_op, call);
 	call->invoked_at = (uint32_t)r->exec.trace.n;
 	call->result = t->final_op->run(r->instance, call->args);
 	call->returned_at = call->invoked_at + 1;
 	r->has_final = 1;
 }
 
-static void format_result(char *buf, size_t cap, int64_t value)
-{
-	if (value == WEFT_NONE)
-		snprintf(buf, cap, "none");
-	else if (value == WEFT_BLOCKED)
-		snprintf(buf, cap, "blocked");
-	else
-		snprintf(buf, cap, "%" PRId64, value);
-}
-
 /* One line: the operation the search could not place, seen vs. modelled result. */
 static void describe_violation(weft_runner *r)
 {
 	const weft_op_record *stuck = &r->history[r->check.stuck];
-	char seen[24], model[24];
-	format_result(seen, sizeof seen, stuck->result);
-	format_result(model, sizeof model, r->check.stuck_model_result);
+	const weft_value_type *type = r->target->ops[stuck->op].result_type;
+	char seen[96], model[96];
+	weft_value_format(type, stuck->result, seen, sizeof seen);
+	weft_value_format(type, r->check.stuck_model_result, model, sizeof model);
 	snprintf(r->message, sizeof r->message,
 		 "%s() on thread %u %s %s, the model gives %s "
 		 "after the longest linearizable prefix (%zu of %zu operations)",
@@ -476,6 +486,7 @@ size_t weft_runner_features(const weft_runner *r, weft_feature *out, size_t cap)
 static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, int judged)
 {
 	r->message[0] = 0;
+	oracle_value_reset();   /* this execution's values (weft/value.h) */
 	r->show_first = false;
 	r->n_history = 0;
 	r->has_final = 0;
