@@ -40,6 +40,7 @@ struct weft_runner {
 	weft_op_record history[INPUT_MAX_CALLS + 1];   /* + the final operation */
 	size_t n_history;
 	int has_final;                 /* history ends with the final operation */
+	int makes_args;                /* some argument has a weft_value_type with make() */
 	weft_checker *checker;
 	weft_check_result check;
 	char message[1024];
@@ -142,6 +143,16 @@ static bool choose_races(void)
 	exit(2);
 }
 
+/* Whether any operation's argument is made from the drawn integer (weft/value.h). */
+static int makes_args(const weft_target *t)
+{
+	for (unsigned i = 0; i < t->n_ops; i++)
+		for (int a = 0; a < t->ops[i].n_args && a < WEFT_MAX_ARGS; a++)
+			if (t->ops[i].arg_types[a] && t->ops[i].arg_types[a]->make)
+				return 1;
+	return 0;
+}
+
 weft_runner *weft_runner_new(const weft_target *target)
 {
 	if (weft_target_problem(target))
@@ -161,6 +172,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 	r->accesses = choose_accesses();
 	r->races = choose_races();
 	r->bounds = input_bounds_of(target);
+	r->makes_args = makes_args(target);
 	sched_pool_init(&r->pool, backend);
 	sched_exec_init(&r->exec, &r->pool);
 	return r;
@@ -217,7 +229,8 @@ static void run_thread_calls(void *ctx, unsigned thread)
 		weft_op_record *call = &s->calls[i];
 		const weft_op *op = &t->ops[call->op];
 		int64_t made[WEFT_MAX_ARGS];
-		const int64_t *args = oracle_value_args(op, call->args, made);
+		const int64_t *args = r->makes_args ? oracle_value_args(op, call->args, made)
+						    : call->args;
 		sched_op_begin(i);
 		int64_t result = op->run(r->instance, args);
 		sched_op_end(i, result);
@@ -255,7 +268,8 @@ static void build_history(weft_runner *r)
 		if (tr->events[i].kind == SCHED_EV_OP_BEGIN) {
 			weft_op_record *rec = &r->history[r->n_history++];
 			*rec = r->scenario.calls[tr->events[i].site_id];
-			make_args(&r->target->ops[rec->op], rec);
+			if (r->makes_args)
+				make_args(&r->target->ops[rec->op], rec);
 		}
 }
 
@@ -276,7 +290,8 @@ static void run_final_op(weft_runner *r)
 	call->op = (unsigned)(t->final_op - t->ops);
 	for (int a = 0; a < t->final_op->n_args; a++)
 		call->args[a] = t->final_op->args[a].min;
-	make_args(t->final_op, call);
+	if (r->makes_args)
+		make_args(t->final_op, call);
 	call->invoked_at = (uint32_t)r->exec.trace.n;
 	call->result = t->final_op->run(r->instance, call->args);
 	call->returned_at = call->invoked_at + 1;
