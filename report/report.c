@@ -80,6 +80,21 @@ static void format_call(char *buf, size_t cap, const weft_target *t, const weft_
 		snprintf(buf + n, cap - (size_t)n, ")");
 }
 
+/* "  init: put("a", 1); get("a")": a sequential part, as run (input/scenario.h). */
+static void print_part(FILE *out, const report_case *c, const char *name,
+		       const weft_op_record *calls, unsigned n)
+{
+	char call[96];
+	if (n == 0)
+		return;
+	fprintf(out, "  %s:", name);
+	for (unsigned i = 0; i < n; i++) {
+		format_call(call, sizeof call, c->target, &calls[i], 0);
+		fprintf(out, "%s%s", i ? "; " : " ", call);
+	}
+	fputc('\n', out);
+}
+
 static void format_value(char *buf, size_t cap, const sched_event *e)
 {
 	if (e->is_pointer)
@@ -213,6 +228,7 @@ static void print_scenario(FILE *out, const report_case *c)
 {
 	char call[96];
 	fprintf(out, "scenario:\n");
+	print_part(out, c, "init", c->init, c->n_init);
 	bool program = (c->target->flags & WEFT_TARGET_PROGRAM) != 0;
 	for (unsigned th = 0; th < c->result->n_threads; th++) {
 		if (program && th > 0) {   /* its code is whatever main gave pthread_create */
@@ -230,6 +246,7 @@ static void print_scenario(FILE *out, const report_case *c)
 		}
 		fprintf(out, "\n");
 	}
+	print_part(out, c, "post", c->post, c->n_post);
 }
 
 /* ---- folding: a spin repeats the same few steps; show them once, then a count ---- */
@@ -306,9 +323,23 @@ static void print_interleaving(FILE *out, const report_case *c)
 	}
 }
 
+/* "before all threads: put("a", 1) = 0" for each init-part operation ("after" for post). */
+static void print_part_results(FILE *out, const report_case *c, const char *when,
+			       const weft_op_record *calls, unsigned n)
+{
+	char call[96], text[128];
+	for (unsigned i = 0; i < n; i++) {
+		format_call(call, sizeof call, c->target, &calls[i], 0);
+		format_returned(text, sizeof text, call, calls[i].result,
+				c->target->ops[calls[i].op].result_type);
+		fprintf(out, "%s all threads: %s\n", when, text);
+	}
+}
+
 static void print_final(FILE *out, const report_case *c)
 {
 	char call[96], text[128];
+	print_part_results(out, c, "after", c->post, c->n_post);
 	if (!c->final_call)
 		return;
 	format_call(call, sizeof call, c->target, c->final_call, 0);
@@ -348,6 +379,7 @@ typedef struct history_picture {
 	size_t right_edge;          /* the rightmost end bar: where pending operations reach */
 	unsigned final_row;         /* thread number of the final operation: n_threads */
 	int has_final;
+	int has_parts, has_final_op;   /* the final row holds init/post-part operations; the final op */
 } history_picture;
 
 static void label_interval(interval *iv, const report_case *c, const weft_op_record *op)
@@ -436,6 +468,8 @@ static int build_picture(history_picture *p, const report_case *c)
 	size_t cap = c->n_history;
 	memset(p, 0, sizeof *p);
 	p->final_row = c->result->n_threads;
+	p->has_parts = c->n_init || c->n_post;
+	p->has_final_op = c->final_call != NULL;
 	p->intervals = calloc(cap, sizeof *p->intervals);
 	p->times = malloc(2 * cap * sizeof *p->times);
 	p->column = malloc(2 * cap * sizeof *p->column);
@@ -505,7 +539,9 @@ static size_t picture_width(const history_picture *p)
 
 static void row_name(char *buf, size_t cap, const history_picture *p, unsigned row)
 {
-	if (row == p->final_row)
+	if (row == p->final_row && p->has_parts)
+		snprintf(buf, cap, "thread %u (init/post%s)", row, p->has_final_op ? "/final" : "");
+	else if (row == p->final_row)
 		snprintf(buf, cap, "thread %u (final)", row);
 	else
 		snprintf(buf, cap, "thread %u", row);
@@ -574,7 +610,10 @@ static void print_linearizability(FILE *out, const report_case *c)
 	if (!c->check)
 		return;
 	weft_history h = { c->history, c->n_history };
-	if (c->final_call)
+	if (c->n_init || c->n_post)
+		fprintf(out, "linearizability (thread %u stands for the sequential parts%s):\n",
+			c->result->n_threads, c->final_call ? " and the final operation" : "");
+	else if (c->final_call)
 		fprintf(out, "linearizability (thread %u stands for the final operation):\n",
 			c->final_call->thread);
 	else
@@ -600,6 +639,7 @@ void report_print(FILE *out, const report_case *c)
 {
 	print_summary(out, c);
 	print_scenario(out, c);
+	print_part_results(out, c, "before", c->init, c->n_init);
 	print_interleaving(out, c);
 	print_final(out, c);
 	print_history(out, c);

@@ -27,6 +27,8 @@ typedef struct report_case {
 	const sched_event *events;
 	size_t n_events;
 	const weft_op_record *final_call;  /* weft_target.final_op as run, or NULL */
+	const weft_op_record *init, *post; /* the sequential parts as run (input/scenario.h) */
+	unsigned n_init, n_post;
 	const weft_op_record *history;     /* what the oracle checked */
 	size_t n_history;
 	const weft_check_result *check;    /* non-NULL when not linearizable */

@@ -37,10 +37,13 @@ struct weft_runner {
 	input_scenario scenario;
 	input_plan_reader plan;
 	void *instance;
-	weft_op_record history[INPUT_MAX_CALLS + 1];   /* + the final operation */
+	weft_op_record history[INPUT_MAX_CALLS + 2 * INPUT_MAX_PART_OPS + 1];   /* + parts, final */
+	weft_op_record init_run[INPUT_MAX_PART_OPS];   /* the init part as run (args made, results) */
 	size_t n_history;
 	int has_final;                 /* history ends with the final operation */
 	int makes_args;                /* some argument has a weft_value_type with make() */
+	unsigned n_post_run;           /* post-part operations at the history's end (before final) */
+	uint32_t time_offset;          /* 2 x init-part operations: logical times before the trace's */
 	weft_checker *checker;
 	weft_check_result check;
 	char message[1024];
@@ -246,20 +249,69 @@ static void make_args(const weft_op *op, weft_op_record *rec)
 }
 
 /*
- * The history: every call that began, in order of invocation, from the trace;
- * its arguments as values (the scenario keeps the drawn integers: encodable).
+ * One sequential-part operation (Lincheck's init and post parts: input/scenario.h),
+ * run on this, the controlling thread, outside the execution (its atomics are
+ * plain ones), invoked at logical time `at`, returning at `at` + 1.
+ */
+static void run_part_call(weft_runner *r, weft_op_record *call, uint32_t at)
+{
+	const weft_op *op = &r->target->ops[call->op];
+	if (r->makes_args)
+		make_args(op, call);
+	call->invoked_at = at;
+	call->result = op->run(r->instance, call->args);
+	call->returned_at = at + 1;
+	call->pending = 0;
+}
+
+/*
+ * The init part, before the managed threads start: its operations take the
+ * logical times 0 .. 2n-1, and the execution's are shifted after them, so the
+ * oracle sees the init part before everything parallel.
+ */
+static void run_init_part(weft_runner *r)
+{
+	r->time_offset = 0;
+	for (unsigned i = 0; i < r->scenario.n_init; i++) {
+		r->init_run[i] = r->scenario.init[i];
+		run_part_call(r, &r->init_run[i], 2 * i);
+	}
+	r->time_offset = 2 * r->scenario.n_init;
+}
+
+/* The post part, after every managed thread returned (not when cut short). */
+static void run_post_part(weft_runner *r)
+{
+	r->n_post_run = 0;
+	if (r->exec.cut)
+		return;
+	uint32_t at = (uint32_t)r->exec.trace.n + r->time_offset;
+	for (unsigned i = 0; i < r->scenario.n_post; i++) {
+		weft_op_record *call = &r->history[r->n_history++];
+		*call = r->scenario.post[i];
+		run_part_call(r, call, at + 2 * i);
+	}
+	r->n_post_run = r->scenario.n_post;
+}
+
+/*
+ * The history: the init part, then every call that began, in order of
+ * invocation, from the trace (times shifted after the init part's); its
+ * arguments as values (the scenario keeps the drawn integers: encodable).
  */
 static void build_history(weft_runner *r)
 {
 	const sched_trace *tr = &r->exec.trace;
 	r->n_history = 0;
+	for (unsigned i = 0; i < r->scenario.n_init; i++)
+		r->history[r->n_history++] = r->init_run[i];
 	for (size_t i = 0; i < tr->n; i++) {
 		const sched_event *e = &tr->events[i];
 		if (e->kind == SCHED_EV_OP_BEGIN) {
-			r->scenario.calls[e->site_id].invoked_at = (uint32_t)i;
+			r->scenario.calls[e->site_id].invoked_at = (uint32_t)i + r->time_offset;
 		} else if (e->kind == SCHED_EV_OP_END) {
 			weft_op_record *call = &r->scenario.calls[e->site_id];
-			call->returned_at = (uint32_t)i;
+			call->returned_at = (uint32_t)i + r->time_offset;
 			call->result = (int64_t)e->value;
 			call->pending = 0;
 		}
@@ -292,7 +344,7 @@ static void run_final_op(weft_runner *r)
 		call->args[a] = t->final_op->args[a].min;
 	if (r->makes_args)
 		make_args(t->final_op, call);
-	call->invoked_at = (uint32_t)r->exec.trace.n;
+	call->invoked_at = (uint32_t)r->exec.trace.n + r->time_offset + 2 * r->n_post_run;
 	call->result = t->final_op->run(r->instance, call->args);
 	call->returned_at = call->invoked_at + 1;
 	r->has_final = 1;
@@ -353,7 +405,8 @@ static weft_verdict judge_stall(weft_runner *r)
 	char stall[400];
 	report_describe_stall(stall, sizeof stall, &r->exec, names);
 	if (!is_program(r->target)) {
-		uint32_t at = (uint32_t)r->exec.trace.n, invoked[INPUT_MAX_CALLS + 1];
+		uint32_t at = (uint32_t)r->exec.trace.n + r->time_offset;
+		uint32_t invoked[sizeof r->history / sizeof r->history[0]];
 		for (size_t i = 0; i < r->n_history; i++) {
 			weft_op_record *op = &r->history[i];
 			invoked[i] = op->invoked_at;
@@ -526,6 +579,8 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		.body_ctx = r,
 	};
 	r->instance = r->target->setup ? r->target->setup() : NULL;
+	r->n_post_run = 0;
+	run_init_part(r);
 	weft_verdict v;
 	if (sched_exec_run(&r->exec, &cfg) != 0) {
 		snprintf(r->message, sizeof r->message, "could not start %u managed threads",
@@ -534,6 +589,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		v = WEFT_ERROR;
 	} else if (judged) {
 		build_history(r);
+		run_post_part(r);
 		run_final_op(r);
 		v = judge(r);
 	} else {
@@ -731,6 +787,10 @@ static report_case report_case_of(const weft_runner *r)
 		.events = r->exec.trace.events,
 		.n_events = r->exec.trace.n,
 		.final_call = r->has_final ? &r->history[r->n_history - 1] : NULL,
+		.init = r->history,
+		.n_init = r->n_history >= r->scenario.n_init ? r->scenario.n_init : 0,
+		.post = &r->history[r->n_history - (size_t)r->has_final - r->n_post_run],
+		.n_post = r->n_post_run,
 		.history = r->history,
 		.n_history = r->n_history,
 		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,
