@@ -11,6 +11,7 @@
  *    "trace_hash": "8f94466ed880668c",
  *    "first_run_report": "...",           only when the verdict is nondeterministic
  *    "scenario": [[{"op": "increment", "args": []}], ...],      one array per thread
+ *    "init": [{"op": ..., "args": ...}, ...], "post": [...],    only when the input has them
  *    "history": [{"thread": 0, "op": "increment", "args": [], "result": 0,
  *                 "invoked_at": 1, "returned_at": 10, "pending": false}, ...],
  *    "interleaving": [{"step": 1, "thread": 0, "kind": "op_begin", "op": ..., "args": ...},
@@ -144,6 +145,17 @@ static void print_scenario(FILE *out, const report_case *c)
 		print_thread_calls(out, c, th);
 	}
 	fputs(n ? "], " : "], ", out);
+	for (int post = 0; post < 2 && (c->n_init || c->n_post); post++) {
+		const weft_op_record *part = post ? c->post : c->init;
+		unsigned k = post ? c->n_post : c->n_init;
+		fputs(post ? "\"post\": [" : "\"init\": [", out);
+		for (unsigned i = 0; i < k; i++) {
+			fputs(i ? ", {" : "{", out);
+			json_call(out, c->target, &part[i], 0);
+			fputc('}', out);
+		}
+		fputs("], ", out);
+	}
 }
 
 static void print_record(FILE *out, const report_case *c, const weft_op_record *h)
