@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../oracle/value_arena.h"
 
 #define COLUMN_WIDTH 30
 
@@ -54,45 +53,6 @@ const char *report_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
-}
-
-/*
- * "name(1, "ab")": `drawn` says whether the record is the scenario's (the
- * integers the input drew; a typed argument is made to be printed) or the
- * history's (values already).
- */
-static void format_call(char *buf, size_t cap, const weft_target *t, const weft_op_record *call,
-			int drawn)
-{
-	const weft_op *op = &t->ops[call->op];
-	int n = snprintf(buf, cap, "%s(", op->name);
-	for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS && n > 0 && (size_t)n < cap; a++) {
-		if (op->arg_types[a]) {
-			n += snprintf(buf + n, cap - (size_t)n, "%s", a ? ", " : "");
-			if ((size_t)n < cap)
-				n += (int)oracle_value_format_arg(op, a, call->args[a], drawn, buf + n,
-								  cap - (size_t)n);
-			continue;
-		}
-		n += snprintf(buf + n, cap - (size_t)n, "%s%" PRId64, a ? ", " : "", call->args[a]);
-	}
-	if (n > 0 && (size_t)n < cap)
-		snprintf(buf + n, cap - (size_t)n, ")");
-}
-
-/* "  init: put("a", 1); get("a")": a sequential part, as run (input/scenario.h). */
-static void print_part(FILE *out, const report_case *c, const char *name,
-		       const weft_op_record *calls, unsigned n)
-{
-	char call[96];
-	if (n == 0)
-		return;
-	fprintf(out, "  %s:", name);
-	for (unsigned i = 0; i < n; i++) {
-		format_call(call, sizeof call, c->target, &calls[i], 0);
-		fprintf(out, "%s%s", i ? "; " : " ", call);
-	}
-	fputc('\n', out);
 }
 
 static void format_value(char *buf, size_t cap, const sched_event *e)
@@ -157,22 +117,6 @@ static void format_access(char *buf, size_t cap, const sched_event *e)
 		snprintf(buf, cap, "%s %s:%d -> %s", report_access_name(e->kind), file, line, value);
 }
 
-/* "call = result", "none" standing for WEFT_NONE; a typed result as its type prints it. */
-static void format_returned(char *buf, size_t cap, const char *call, int64_t result,
-			    const weft_value_type *type)
-{
-	if (type && result != WEFT_NONE && result != WEFT_BLOCKED) {
-		char text[160];
-		weft_value_format(type, result, text, sizeof text);
-		snprintf(buf, cap, "%s = %s", call, text);
-	} else if (result == WEFT_NONE)
-		snprintf(buf, cap, "%s = none", call);
-	else if (result == WEFT_BLOCKED)
-		snprintf(buf, cap, "%s = blocked", call);
-	else
-		snprintf(buf, cap, "%s = %" PRId64, call, result);
-}
-
 /* One event as the text of its thread's column; "" for events not shown. */
 void report_format_event(char *buf, size_t cap, const report_case *c, const sched_event *e)
 {
@@ -180,11 +124,11 @@ void report_format_event(char *buf, size_t cap, const report_case *c, const sche
 	buf[0] = 0;
 	switch (e->kind) {
 	case SCHED_EV_OP_BEGIN:
-		format_call(buf, cap, c->target, &c->calls[e->site_id], 1);
+		report_format_call(buf, cap, c->target, &c->calls[e->site_id], 1);
 		break;
 	case SCHED_EV_OP_END:
-		format_call(call, sizeof call, c->target, &c->calls[e->site_id], 1);
-		format_returned(buf, cap, call, (int64_t)e->value,
+		report_format_call(call, sizeof call, c->target, &c->calls[e->site_id], 1);
+		report_format_returned(buf, cap, call, (int64_t)e->value,
 				c->target->ops[c->calls[e->site_id].op].result_type);
 		break;
 	case SCHED_EV_PREEMPT:
@@ -228,7 +172,7 @@ static void print_scenario(FILE *out, const report_case *c)
 {
 	char call[96];
 	fprintf(out, "scenario:\n");
-	print_part(out, c, "init", c->init, c->n_init);
+	report_print_part(out, c, "init", c->init, c->n_init);
 	bool program = (c->target->flags & WEFT_TARGET_PROGRAM) != 0;
 	for (unsigned th = 0; th < c->result->n_threads; th++) {
 		if (program && th > 0) {   /* its code is whatever main gave pthread_create */
@@ -240,13 +184,13 @@ static void print_scenario(FILE *out, const report_case *c)
 		for (unsigned i = 0; i < c->n_calls; i++) {
 			if (c->calls[i].thread != th)
 				continue;
-			format_call(call, sizeof call, c->target, &c->calls[i], 1);
+			report_format_call(call, sizeof call, c->target, &c->calls[i], 1);
 			fprintf(out, "%s%s", sep, call);
 			sep = "; ";
 		}
 		fprintf(out, "\n");
 	}
-	print_part(out, c, "post", c->post, c->n_post);
+	report_print_part(out, c, "post", c->post, c->n_post);
 }
 
 /* ---- folding: a spin repeats the same few steps; show them once, then a count ---- */
@@ -323,27 +267,14 @@ static void print_interleaving(FILE *out, const report_case *c)
 	}
 }
 
-/* "before all threads: put("a", 1) = 0" for each init-part operation ("after" for post). */
-static void print_part_results(FILE *out, const report_case *c, const char *when,
-			       const weft_op_record *calls, unsigned n)
-{
-	char call[96], text[128];
-	for (unsigned i = 0; i < n; i++) {
-		format_call(call, sizeof call, c->target, &calls[i], 0);
-		format_returned(text, sizeof text, call, calls[i].result,
-				c->target->ops[calls[i].op].result_type);
-		fprintf(out, "%s all threads: %s\n", when, text);
-	}
-}
-
 static void print_final(FILE *out, const report_case *c)
 {
 	char call[96], text[128];
-	print_part_results(out, c, "after", c->post, c->n_post);
+	report_print_part_results(out, c, "after", c->post, c->n_post);
 	if (!c->final_call)
 		return;
-	format_call(call, sizeof call, c->target, c->final_call, 0);
-	format_returned(text, sizeof text, call, c->final_call->result,
+	report_format_call(call, sizeof call, c->target, c->final_call, 0);
+	report_format_returned(text, sizeof text, call, c->final_call->result,
 			c->target->ops[c->final_call->op].result_type);
 	fprintf(out, "after all threads: %s\n", text);
 }
@@ -385,12 +316,12 @@ typedef struct history_picture {
 static void label_interval(interval *iv, const report_case *c, const weft_op_record *op)
 {
 	char call[96];
-	format_call(call, sizeof call, c->target, op, 0);
+	report_format_call(call, sizeof call, c->target, op, 0);
 	iv->op = op;
 	if (op->pending)
 		snprintf(iv->label, sizeof iv->label, "%s pending", call);
 	else
-		format_returned(iv->label, sizeof iv->label, call, op->result,
+		report_format_returned(iv->label, sizeof iv->label, call, op->result,
 				c->target->ops[op->op].result_type);
 	iv->len = strlen(iv->label);
 }
@@ -639,7 +570,7 @@ void report_print(FILE *out, const report_case *c)
 {
 	print_summary(out, c);
 	print_scenario(out, c);
-	print_part_results(out, c, "before", c->init, c->n_init);
+	report_print_part_results(out, c, "before", c->init, c->n_init);
 	print_interleaving(out, c);
 	print_final(out, c);
 	print_history(out, c);

@@ -56,6 +56,20 @@ void report_print_json(FILE *out, const report_case *c);
  */
 void report_print_html(FILE *out, const report_case *c);
 
+/* ---- one operation as text (report_call.c) ---- */
+/* "name(1, "ab")"; drawn: a scenario record (typed arguments made first), else a history one. */
+void report_format_call(char *buf, size_t cap, const weft_target *t, const weft_op_record *call,
+			int drawn);
+/* "call = result"; `type` prints a value result (NULL: an int64_t, none, blocked). */
+void report_format_returned(char *buf, size_t cap, const char *call, int64_t result,
+			    const weft_value_type *type);
+/* "  init: enq(1); enq(2)" (nothing when n is 0). */
+void report_print_part(FILE *out, const report_case *c, const char *name,
+		       const weft_op_record *calls, unsigned n);
+/* "before all threads: enq(1) = 0", one line per operation (`when`: "before", "after"). */
+void report_print_part_results(FILE *out, const report_case *c, const char *when,
+			       const weft_op_record *calls, unsigned n);
+
 /* ---- the HTML pages' parts (html_page.c, history_html.c) ---- */
 void report_html_begin(FILE *out, const char *title);  /* up to the data's opening */
 void report_html_end(FILE *out);                       /* the data's end, the script */

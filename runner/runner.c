@@ -146,16 +146,6 @@ static bool choose_races(void)
 	exit(2);
 }
 
-/* Whether any operation's argument is made from the drawn integer (weft/value.h). */
-static int makes_args(const weft_target *t)
-{
-	for (unsigned i = 0; i < t->n_ops; i++)
-		for (int a = 0; a < t->ops[i].n_args && a < WEFT_MAX_ARGS; a++)
-			if (t->ops[i].arg_types[a] && t->ops[i].arg_types[a]->make)
-				return 1;
-	return 0;
-}
-
 weft_runner *weft_runner_new(const weft_target *target)
 {
 	if (weft_target_problem(target))
@@ -175,7 +165,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 	r->accesses = choose_accesses();
 	r->races = choose_races();
 	r->bounds = input_bounds_of(target);
-	r->makes_args = makes_args(target);
+	r->makes_args = runner_makes_args(target);
 	sched_pool_init(&r->pool, backend);
 	sched_exec_init(&r->exec, &r->pool);
 	return r;
@@ -240,32 +230,8 @@ static void run_thread_calls(void *ctx, unsigned thread)
 	}
 }
 
-/* A record's drawn arguments -> the values its run saw (weft/value.h; int64: unchanged). */
-static void make_args(const weft_op *op, weft_op_record *rec)
-{
-	int64_t made[WEFT_MAX_ARGS];
-	if (oracle_value_args(op, rec->args, made) == made)
-		memcpy(rec->args, made, sizeof made);
-}
-
 /*
- * One sequential-part operation (Lincheck's init and post parts: input/scenario.h),
- * run on this, the controlling thread, outside the execution (its atomics are
- * plain ones), invoked at logical time `at`, returning at `at` + 1.
- */
-static void run_part_call(weft_runner *r, weft_op_record *call, uint32_t at)
-{
-	const weft_op *op = &r->target->ops[call->op];
-	if (r->makes_args)
-		make_args(op, call);
-	call->invoked_at = at;
-	call->result = op->run(r->instance, call->args);
-	call->returned_at = at + 1;
-	call->pending = 0;
-}
-
-/*
- * The init part, before the managed threads start: its operations take the
+ * The init part (input/scenario.h), before the managed threads start: its operations take the
  * logical times 0 .. 2n-1, and the execution's are shifted after them, so the
  * oracle sees the init part before everything parallel.
  */
@@ -274,7 +240,7 @@ static void run_init_part(weft_runner *r)
 	r->time_offset = 0;
 	for (unsigned i = 0; i < r->scenario.n_init; i++) {
 		r->init_run[i] = r->scenario.init[i];
-		run_part_call(r, &r->init_run[i], 2 * i);
+		runner_run_part_call(r->target, r->instance, r->makes_args, &r->init_run[i], 2 * i);
 	}
 	r->time_offset = 2 * r->scenario.n_init;
 }
@@ -289,7 +255,7 @@ static void run_post_part(weft_runner *r)
 	for (unsigned i = 0; i < r->scenario.n_post; i++) {
 		weft_op_record *call = &r->history[r->n_history++];
 		*call = r->scenario.post[i];
-		run_part_call(r, call, at + 2 * i);
+		runner_run_part_call(r->target, r->instance, r->makes_args, call, at + 2 * i);
 	}
 	r->n_post_run = r->scenario.n_post;
 }
@@ -321,7 +287,7 @@ static void build_history(weft_runner *r)
 			weft_op_record *rec = &r->history[r->n_history++];
 			*rec = r->scenario.calls[tr->events[i].site_id];
 			if (r->makes_args)
-				make_args(&r->target->ops[rec->op], rec);
+				runner_make_args(&r->target->ops[rec->op], rec);
 		}
 }
 
@@ -343,7 +309,7 @@ static void run_final_op(weft_runner *r)
 	for (int a = 0; a < t->final_op->n_args; a++)
 		call->args[a] = t->final_op->args[a].min;
 	if (r->makes_args)
-		make_args(t->final_op, call);
+		runner_make_args(t->final_op, call);
 	call->invoked_at = (uint32_t)r->exec.trace.n + r->time_offset + 2 * r->n_post_run;
 	call->result = t->final_op->run(r->instance, call->args);
 	call->returned_at = call->invoked_at + 1;
