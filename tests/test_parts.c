@@ -13,6 +13,7 @@
 #include "check.h"
 #include "../input/choice.h"
 #include "../input/scenario.h"
+#include "weft/mutate.h"
 #include "weft/run.h"
 #define WEFT_DRAIN_QUEUE_FIXED
 #include "../targets/drain_queue.c"
@@ -154,8 +155,34 @@ static void test_simplified_away(void)
 	weft_runner_free(r);
 }
 
+/* The fuzzer's crossover keeps the first parent's parts (the minimum the mutator knows). */
+static void test_crossover(void)
+{
+	weft_runner *r = weft_runner_new(&dq_target);
+	weft_mutator *m = r ? weft_mutator_new(r, 0) : NULL;
+	REQUIRE(m, "mutator");
+	/* t0: enq(2); t1: enq(3); no parts.  (Both parents' drain() on two threads would
+	   break the single-consumer group, which the encoder cannot write back: the child's
+	   bytes then read differently, parts included.) */
+	const uint8_t other[] = { 0x00, 0x01, 0x00, 0x00, 0x02, 0x00 };
+	int kept = 1;
+	for (unsigned seed = 1; seed <= 20; seed++) {
+		uint8_t out[256];
+		size_t n = weft_crossover(m, with_parts, sizeof with_parts, other, sizeof other, out,
+					  sizeof out, seed);
+		static input_scenario s;
+		input_choices c;
+		decode(&s, out, n, &c);
+		kept &= s.n_init == 2 && s.n_post == 1 && s.init[1].args[0] == 2;
+	}
+	CHECK(kept, "every child keeps init enq(1); enq(2) and post drain()");
+	weft_mutator_free(m);
+	weft_runner_free(r);
+}
+
 int main(void)
 {
+	test_crossover();
 	test_decode_encode();
 	test_times();
 	test_init_is_sequential();
