@@ -28,6 +28,11 @@ uint8_t input_take_front(input_choices *c)
 	return c->front < c->back ? zero_like(c->data[c->front++]) : 0;
 }
 
+uint8_t input_peek_front(const input_choices *c)
+{
+	return c->front < c->back ? zero_like(c->data[c->front]) : 0;
+}
+
 uint8_t input_take_back(input_choices *c)
 {
 	return c->back > c->front ? zero_like(c->data[--c->back]) : 0;

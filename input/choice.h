@@ -31,6 +31,8 @@ typedef struct input_choices {
 void input_choices_init(input_choices *c, const uint8_t *data, size_t size);
 /* Next byte from the front / back, or 0 when none is left. */
 uint8_t input_take_front(input_choices *c);
+/* The next front byte without taking it (as input_take_front would read it); 0 at the end. */
+uint8_t input_peek_front(const input_choices *c);
 uint8_t input_take_back(input_choices *c);
 /* A value in [0, bound) from the front / back: little-endian bytes, modulo bound. */
 uint64_t input_choose_front(input_choices *c, uint64_t bound);

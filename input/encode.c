@@ -90,10 +90,10 @@ static int kind_index(const input_bounds *b, unsigned op)
 	return -1;
 }
 
-static void put_call(writer *w, const input_scenario *s, const weft_target *t,
-		     const input_bounds *b, unsigned call)
+/* An operation's kind and arguments. */
+static void put_kind_args(writer *w, const weft_target *t, const input_bounds *b,
+			  const weft_op_record *rec)
 {
-	const weft_op_record *rec = &s->calls[call];
 	const weft_op *op = &t->ops[rec->op];
 	int kind = kind_index(b, rec->op);
 	if (kind < 0) {
@@ -107,10 +107,40 @@ static void put_call(writer *w, const input_scenario *s, const weft_target *t,
 			put_choice(w, (uint64_t)rec->args[a] - (uint64_t)r.min,
 				   (uint64_t)r.max - (uint64_t)r.min + 1);
 	}
+}
+
+static void put_call(writer *w, const input_scenario *s, const weft_target *t,
+		     const input_bounds *b, unsigned call)
+{
+	put_kind_args(w, t, b, &s->calls[call]);
 	for (unsigned p = s->first_plan[call]; p < s->first_plan[call + 1]; p++) {
 		put_step(w, s->plan[p].step);
 		put(w, s->plan[p].to);   /* never '0': the decoder read that as 0 */
 	}
+}
+
+/*
+ * The sequential parts after the threads: the marker, the two counts, the
+ * operations; nothing at all when both parts are empty.  The marker is read
+ * right after the last control byte, so it always follows one (written even
+ * when zero: put() flushes the zeros it holds before a non-zero byte).
+ */
+static void put_parts(writer *w, const input_scenario *s, const weft_target *t,
+		      const input_bounds *b)
+{
+	if (s->n_init == 0 && s->n_post == 0)
+		return;
+	if (b->program || s->n_init > INPUT_MAX_PART_OPS || s->n_post > INPUT_MAX_PART_OPS) {
+		w->ok = 0;
+		return;
+	}
+	put(w, INPUT_PARTS_MARKER);
+	put_choice(w, s->n_init, INPUT_MAX_PART_OPS + 1);
+	put_choice(w, s->n_post, INPUT_MAX_PART_OPS + 1);
+	for (unsigned i = 0; i < s->n_init; i++)
+		put_kind_args(w, t, b, &s->init[i]);
+	for (unsigned i = 0; i < s->n_post; i++)
+		put_kind_args(w, t, b, &s->post[i]);
 }
 
 size_t input_scenario_encode(const input_scenario *s, const weft_target *t,
@@ -137,5 +167,6 @@ size_t input_scenario_encode(const input_scenario *s, const weft_target *t,
 				put(&w, more_threads ? INPUT_CONTROL_NEXT_THREAD : INPUT_CONTROL_END_THREADS);
 		}
 	}
+	put_parts(&w, s, t, b);
 	return w.ok ? w.n : INPUT_ENCODE_FAILED;
 }

@@ -180,6 +180,34 @@ static int decode_thread(input_scenario *s, unsigned thread, const weft_target *
 	return 0;
 }
 
+/* One operation of a sequential part: its kind and arguments, nothing else. */
+static void decode_part_call(weft_op_record *call, unsigned thread, const weft_target *t,
+			     const input_bounds *b, input_choices *c)
+{
+	unsigned kind = (unsigned)input_choose_front(c, b->n_thread_ops);
+	memset(call, 0, sizeof *call);
+	call->thread = thread;
+	call->op = b->thread_ops[kind];
+	decode_args(call, &t->ops[call->op], c);
+	call->pending = 1;
+}
+
+/* The init and post parts, when the marker says they follow (format above). */
+static void decode_parts(input_scenario *s, const weft_target *t, const input_bounds *b,
+			 input_choices *c)
+{
+	s->n_init = s->n_post = 0;
+	if (b->program || b->n_thread_ops == 0 || input_peek_front(c) != INPUT_PARTS_MARKER)
+		return;
+	input_take_front(c);
+	s->n_init = (unsigned)input_choose_front(c, INPUT_MAX_PART_OPS + 1);
+	s->n_post = (unsigned)input_choose_front(c, INPUT_MAX_PART_OPS + 1);
+	for (unsigned i = 0; i < s->n_init; i++)
+		decode_part_call(&s->init[i], s->n_threads, t, b, c);
+	for (unsigned i = 0; i < s->n_post; i++)
+		decode_part_call(&s->post[i], s->n_threads, t, b, c);
+}
+
 void input_scenario_decode(input_scenario *s, const weft_target *t,
 			     const input_bounds *b, input_choices *c)
 {
@@ -192,4 +220,5 @@ void input_scenario_decode(input_scenario *s, const weft_target *t,
 	s->n_threads = th;
 	s->first_call[th] = s->n_calls;
 	s->first_plan[s->n_calls] = s->n_plan;
+	decode_parts(s, t, b, c);
 }

@@ -26,6 +26,14 @@
  * A program target (WEFT_PROGRAM_TARGET) has one operation per thread and no
  * kind byte: thread 0's is main(), thread t's is the body of the t-th thread
  * main spawns, so its control bytes are that thread's preemptions.
+ * Then, optionally, the sequential parts (Lincheck's init and post parts, run
+ * on the controlling thread before and after the parallel part), only when
+ * the next front byte is INPUT_PARTS_MARKER ('S'); any other byte, or none,
+ * means no parts and is left unread (the input means what it meant before):
+ *     'S'  n_init  n_post          each count modulo INPUT_MAX_PART_OPS + 1
+ *     n_init operations, then n_post: each its kind and args as above
+ *                                  (no control bytes; groups do not apply)
+ * Not for program targets.  docs/input-format.md has a worked example.
  * All zeros: min_threads threads, one operation each, operation 0, minimal
  * arguments, no preemption.  Every operation, thread and preemption costs at
  * least one byte and owns its bytes, and none is counted from the start of the
@@ -46,6 +54,8 @@
 #define INPUT_MAX_CALLS (WEFT_MAX_THREADS * WEFT_MAX_OPS)
 #define INPUT_MAX_PREEMPTIONS 512   /* records past this are read and ignored */
 #define INPUT_NO_CALL UINT32_MAX     /* a spawned thread the input gave no schedule */
+#define INPUT_PARTS_MARKER 0x53      /* 'S': sequential parts follow the threads */
+#define INPUT_MAX_PART_OPS WEFT_MAX_OPS   /* operations in the init part, and in the post part */
 
 /* Bounds of a target with its defaults filled in and its limits clamped. */
 typedef struct input_bounds {
@@ -79,6 +89,9 @@ typedef struct input_scenario {
 	unsigned first_plan[INPUT_MAX_CALLS + 1];
 	unsigned n_plan;
 	input_preemption plan[INPUT_MAX_PREEMPTIONS];
+	/* the sequential parts: thread = n_threads, args drawn; results after the run */
+	unsigned n_init, n_post;
+	weft_op_record init[INPUT_MAX_PART_OPS], post[INPUT_MAX_PART_OPS];
 } input_scenario;
 
 input_bounds input_bounds_of(const weft_target *target);

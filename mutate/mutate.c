@@ -406,6 +406,15 @@ static void append_thread(input_scenario *out, const input_scenario *src, unsign
 	out->first_plan[out->n_calls] = out->n_plan;
 }
 
+/* The sequential parts (input/scenario.h) of the first parent go with the child. */
+static void keep_parts(input_scenario *s, const input_scenario *from)
+{
+	s->n_init = from->n_init;
+	s->n_post = from->n_post;
+	memcpy(s->init, from->init, sizeof s->init);
+	memcpy(s->post, from->post, sizeof s->post);
+}
+
 size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_t *b,
 		      size_t nb, uint8_t *out, size_t max_out, unsigned seed)
 {
@@ -420,6 +429,7 @@ size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_
 			     (t < m->b.n_threads && search_rng_below(&m->rng, 2));
 		append_thread(&m->s, from_b ? &m->b : &m->a, t);
 	}
+	keep_parts(&m->s, &m->a);
 	int sampled = normalize(m);
 	if (sampled)
 		sample_any(m);

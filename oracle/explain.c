@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "model_kv.h"
+#include "value_arena.h"
 #include "weft/check.h"
 
 enum { EXPLAIN_RESULT = -1 };   /* `arg` of explain_value: the operation's result */
@@ -89,9 +90,30 @@ static void explain_kv_value(FILE *out, const oracle_kv_table *kv, unsigned op, 
 	}
 }
 
-static void explain_value(FILE *out, const oracle_kv_table *kv, unsigned op, int arg, int64_t v)
+/* A typed value (weft/value.h) as its type prints it, cut at 200 characters. */
+static void explain_typed(FILE *out, const weft_value_type *type, int64_t v)
 {
-	if (kv)
+	char text[200];
+	size_t n = weft_value_format(type, v, text, sizeof text);
+	fputs(text, out);
+	if (n >= sizeof text)
+		fputs("...", out);
+}
+
+static const weft_value_type *explain_type(const weft_op *ops, unsigned op, int arg)
+{
+	if (!ops)
+		return NULL;
+	return arg == EXPLAIN_RESULT ? ops[op].result_type
+	       : arg >= 0 && arg < WEFT_MAX_ARGS ? ops[op].arg_types[arg] : NULL;
+}
+
+static void explain_value(FILE *out, const weft_op *ops, const oracle_kv_table *kv, unsigned op,
+			  int arg, int64_t v)
+{
+	if (!kv && explain_type(ops, op, arg))
+		explain_typed(out, explain_type(ops, op, arg), v);
+	else if (kv)
 		explain_kv_value(out, kv, op, arg, v);
 	else if (v == WEFT_NONE)
 		fputs("none", out);
@@ -118,7 +140,7 @@ static void explain_call(FILE *out, const weft_op_record *r, const weft_op *ops,
 	for (int a = 0; a < explain_n_args(&ops[r->op]); a++) {
 		if (a)
 			fputs(", ", out);
-		explain_value(out, kv, r->op, a, r->args[a]);
+		explain_value(out, ops, kv, r->op, a, r->args[a]);
 	}
 	fputc(')', out);
 }
@@ -133,7 +155,7 @@ static void explain_op(FILE *out, const weft_op_record *r, const weft_op *ops,
 	if (r->pending)
 		fputs("? (pending)", out);
 	else
-		explain_value(out, kv, r->op, EXPLAIN_RESULT, r->result);
+		explain_value(out, ops, kv, r->op, EXPLAIN_RESULT, r->result);
 }
 
 static void explain_prefix(FILE *out, const weft_history *h, const weft_op *ops,
@@ -156,13 +178,13 @@ static void explain_prefix(FILE *out, const weft_history *h, const weft_op *ops,
  * 2, none" (a non-deterministic model's outcomes, in its order), ", but the
  * model allows no call there" (no outcome).
  */
-static void explain_model(FILE *out, const oracle_kv_table *kv, unsigned op,
+static void explain_model(FILE *out, const weft_op *ops, const oracle_kv_table *kv, unsigned op,
 			  const weft_check_result *result)
 {
 	size_t n = result->n_stuck_outcomes;
 	if (result->stuck_outcomes == NULL) {   /* a result made by hand: one answer */
 		fputs(", but the model gives ", out);
-		explain_value(out, kv, op, EXPLAIN_RESULT, result->stuck_model_result);
+		explain_value(out, ops, kv, op, EXPLAIN_RESULT, result->stuck_model_result);
 		return;
 	}
 	if (n == 0) {
@@ -172,7 +194,7 @@ static void explain_model(FILE *out, const oracle_kv_table *kv, unsigned op,
 	fputs(n == 1 ? ", but the model gives " : ", but the model allows one of ", out);
 	for (size_t k = 0; k < n; k++) {
 		fputs(k ? ", " : "", out);
-		explain_value(out, kv, op, EXPLAIN_RESULT, result->stuck_outcomes[k]);
+		explain_value(out, ops, kv, op, EXPLAIN_RESULT, result->stuck_outcomes[k]);
 	}
 }
 
@@ -195,7 +217,7 @@ static void explain(FILE *out, const weft_history *history, const weft_op *ops,
 	const weft_op_record *stuck = &history->ops[result->stuck];
 	fputs("  cannot be placed next: ", out);
 	explain_op(out, stuck, ops, kv);
-	explain_model(out, kv, stuck->op, result);
+	explain_model(out, ops, kv, stuck->op, result);
 	fputc('\n', out);
 }
 

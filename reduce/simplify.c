@@ -15,6 +15,7 @@
  *   exchange two threads' lists; move an operation to another thread;
  *   move a preemption one step earlier or later; switch to another thread;
  *   lower an argument or an operation kind; exchange two calls' arguments;
+ *   remove an operation of the init or post part, lower its arguments;
  * writes each candidate back with input_scenario_encode, replays it, and
  * keeps it when it fails with the same verdict and its complexity key
  * (preemptions, other switches, operations, threads, planned preemptions,
@@ -425,11 +426,56 @@ static int try_exchange_args(simplifier *z)
 	return 0;
 }
 
+/* ---- the sequential parts (input/scenario.h): shorter, then lower arguments ---- */
+
+static weft_op_record *part_of(input_scenario *s, int post, unsigned **n)
+{
+	*n = post ? &s->n_post : &s->n_init;
+	return post ? s->post : s->init;
+}
+
+static int try_remove_part_calls(simplifier *z)
+{
+	for (int post = 0; post < 2; post++) {
+		unsigned *n, n_best = post ? z->best.n_post : z->best.n_init;
+		for (unsigned i = 0; i < n_best; i++) {
+			z->cand = z->best;
+			weft_op_record *part = part_of(&z->cand, post, &n);
+			memmove(&part[i], &part[i + 1], (*n - i - 1) * sizeof part[0]);
+			--*n;
+			if (try_candidate(z))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int try_lower_part_args(simplifier *z)
+{
+	for (int post = 0; post < 2; post++) {
+		unsigned *n;
+		const weft_op_record *part = part_of(&z->best, post, &n);
+		for (unsigned i = 0; i < *n; i++) {
+			const weft_op *op = &z->target->ops[part[i].op];
+			for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++) {
+				if (part[i].args[a] <= op->args[a].min)
+					continue;
+				z->cand = z->best;
+				part_of(&z->cand, post, &n)[i].args[a] = op->args[a].min;
+				if (try_candidate(z))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int simplify_round(simplifier *z)
 {
 	return try_remove_preemptions(z) || try_remove_threads(z) || try_remove_calls(z) ||
-	       try_swap_threads(z) || try_move_calls(z) || try_move_preemptions(z) ||
-	       try_lower_calls(z) || try_exchange_args(z);
+	       try_remove_part_calls(z) || try_swap_threads(z) || try_move_calls(z) ||
+	       try_move_preemptions(z) || try_lower_calls(z) || try_exchange_args(z) ||
+	       try_lower_part_args(z);
 }
 
 /* The starting point: the input as given, then its canonical spelling if that fails alike. */

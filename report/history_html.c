@@ -17,9 +17,14 @@
 #include <string.h>
 
 #include "report.h"
+#include "../oracle/value_arena.h"
 
-/* "push(1)"; the arguments the op table says it takes (at most WEFT_MAX_ARGS). */
-void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_record *r)
+/*
+ * "push(1)"; the arguments the op table says it takes (at most WEFT_MAX_ARGS);
+ * `drawn`: a scenario's record (typed arguments made to be printed, weft/value.h).
+ */
+void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_record *r,
+		      int drawn)
 {
 	if (!ops || !ops[r->op].name) {
 		snprintf(buf, cap, "op%u()", r->op);
@@ -29,7 +34,12 @@ void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_r
 	n_args = n_args > WEFT_MAX_ARGS ? WEFT_MAX_ARGS : n_args;
 	int n = snprintf(buf, cap, "%s(", ops[r->op].name);
 	for (int a = 0; a < n_args && n > 0 && (size_t)n < cap; a++) {
-		if (r->args[a] == WEFT_NONE)
+		if (ops[r->op].arg_types[a]) {
+			n += snprintf(buf + n, cap - (size_t)n, "%s", a ? ", " : "");
+			if ((size_t)n < cap)
+				n += (int)oracle_value_format_arg(&ops[r->op], a, r->args[a], drawn,
+								  buf + n, cap - (size_t)n);
+		} else if (r->args[a] == WEFT_NONE)
 			n += snprintf(buf + n, cap - (size_t)n, "%snone", a ? ", " : "");
 		else
 			n += snprintf(buf + n, cap - (size_t)n, "%s%" PRId64, a ? ", " : "", r->args[a]);
@@ -38,11 +48,13 @@ void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_r
 		snprintf(buf + n, cap - (size_t)n, ")");
 }
 
-/* A result as a string field: "none", "blocked" or the number. */
-void report_html_value(FILE *out, int64_t v)
+/* A result as a string field: "none", "blocked", the number or the typed value. */
+void report_html_value(FILE *out, int64_t v, const weft_value_type *type)
 {
-	char text[32];
-	if (v == WEFT_NONE)
+	char text[160];
+	if (type)
+		weft_value_format(type, v, text, sizeof text);
+	else if (v == WEFT_NONE)
 		snprintf(text, sizeof text, "none");
 	else if (v == WEFT_BLOCKED)
 		snprintf(text, sizeof text, "blocked");
@@ -54,20 +66,21 @@ void report_html_value(FILE *out, int64_t v)
 static void print_record(FILE *out, const weft_op_record *r, const weft_op *ops, unsigned base)
 {
 	char call[128];
-	report_html_call(call, sizeof call, ops, r);
+	report_html_call(call, sizeof call, ops, r, 0);
 	fprintf(out, "{\"t\": %u, \"call\": ", r->thread);
 	report_html_string(out, call);
 	fputs(", \"res\": ", out);
 	if (r->pending)
 		report_html_string(out, "?");
 	else
-		report_html_value(out, r->result);
+		report_html_value(out, r->result, ops ? ops[r->op].result_type : NULL);
 	fprintf(out, ", \"inv\": %" PRIu64 ", \"ret\": %" PRIu64 ", \"pending\": %s}",
 		(uint64_t)r->invoked_at + base, r->pending ? 0 : (uint64_t)r->returned_at + base,
 		r->pending ? "true" : "false");
 }
 
-static void print_lin(FILE *out, const weft_history *h, const weft_check_result *k)
+static void print_lin(FILE *out, const weft_history *h, const weft_op *ops,
+		      const weft_check_result *k)
 {
 	if (!k || k->verdict != WEFT_CHECK_NOT_LINEARIZABLE) {
 		fputs("\"lin\": null", out);
@@ -82,12 +95,14 @@ static void print_lin(FILE *out, const weft_history *h, const weft_check_result 
 		if (h->ops[k->stuck].pending)
 			report_html_string(out, "? (pending)");
 		else
-			report_html_value(out, h->ops[k->stuck].result);
+			report_html_value(out, h->ops[k->stuck].result,
+					  ops ? ops[h->ops[k->stuck].op].result_type : NULL);
 	} else {
 		fputs("null, \"observed\": null", out);
 	}
 	fputs(", \"model\": ", out);
-	report_html_value(out, k->stuck_model_result);
+	report_html_value(out, k->stuck_model_result,
+			  ops && k->stuck < h->n_ops ? ops[h->ops[k->stuck].op].result_type : NULL);
 	if (k->partitioned)
 		fprintf(out, ", \"key\": %" PRId64 "}", k->partition_key);
 	else
@@ -103,7 +118,7 @@ void report_html_history(FILE *out, const weft_history *h, const weft_op *ops,
 		print_record(out, &h->ops[i], ops, time_base);
 	}
 	fputs("],\n", out);
-	print_lin(out, h, check);
+	print_lin(out, h, ops, check);
 }
 
 void weft_check_report_html(FILE *out, const char *title, const weft_history *history,

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+
 #define COLUMN_WIDTH 30
 
 const char *report_access_name(unsigned kind)
@@ -52,16 +53,6 @@ const char *report_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
-}
-
-static void format_call(char *buf, size_t cap, const weft_target *t, const weft_op_record *call)
-{
-	const weft_op *op = &t->ops[call->op];
-	int n = snprintf(buf, cap, "%s(", op->name);
-	for (int a = 0; a < op->n_args && n > 0 && (size_t)n < cap; a++)
-		n += snprintf(buf + n, cap - (size_t)n, "%s%" PRId64, a ? ", " : "", call->args[a]);
-	if (n > 0 && (size_t)n < cap)
-		snprintf(buf + n, cap - (size_t)n, ")");
 }
 
 static void format_value(char *buf, size_t cap, const sched_event *e)
@@ -126,17 +117,6 @@ static void format_access(char *buf, size_t cap, const sched_event *e)
 		snprintf(buf, cap, "%s %s:%d -> %s", report_access_name(e->kind), file, line, value);
 }
 
-/* "call = result", "none" standing for WEFT_NONE. */
-static void format_returned(char *buf, size_t cap, const char *call, int64_t result)
-{
-	if (result == WEFT_NONE)
-		snprintf(buf, cap, "%s = none", call);
-	else if (result == WEFT_BLOCKED)
-		snprintf(buf, cap, "%s = blocked", call);
-	else
-		snprintf(buf, cap, "%s = %" PRId64, call, result);
-}
-
 /* One event as the text of its thread's column; "" for events not shown. */
 void report_format_event(char *buf, size_t cap, const report_case *c, const sched_event *e)
 {
@@ -144,11 +124,12 @@ void report_format_event(char *buf, size_t cap, const report_case *c, const sche
 	buf[0] = 0;
 	switch (e->kind) {
 	case SCHED_EV_OP_BEGIN:
-		format_call(buf, cap, c->target, &c->calls[e->site_id]);
+		report_format_call(buf, cap, c->target, &c->calls[e->site_id], 1);
 		break;
 	case SCHED_EV_OP_END:
-		format_call(call, sizeof call, c->target, &c->calls[e->site_id]);
-		format_returned(buf, cap, call, (int64_t)e->value);
+		report_format_call(call, sizeof call, c->target, &c->calls[e->site_id], 1);
+		report_format_returned(buf, cap, call, (int64_t)e->value,
+				c->target->ops[c->calls[e->site_id].op].result_type);
 		break;
 	case SCHED_EV_PREEMPT:
 		snprintf(buf, cap, "~~ preempted, to thread %u", e->other);
@@ -191,6 +172,7 @@ static void print_scenario(FILE *out, const report_case *c)
 {
 	char call[96];
 	fprintf(out, "scenario:\n");
+	report_print_part(out, c, "init", c->init, c->n_init);
 	bool program = (c->target->flags & WEFT_TARGET_PROGRAM) != 0;
 	for (unsigned th = 0; th < c->result->n_threads; th++) {
 		if (program && th > 0) {   /* its code is whatever main gave pthread_create */
@@ -202,12 +184,13 @@ static void print_scenario(FILE *out, const report_case *c)
 		for (unsigned i = 0; i < c->n_calls; i++) {
 			if (c->calls[i].thread != th)
 				continue;
-			format_call(call, sizeof call, c->target, &c->calls[i]);
+			report_format_call(call, sizeof call, c->target, &c->calls[i], 1);
 			fprintf(out, "%s%s", sep, call);
 			sep = "; ";
 		}
 		fprintf(out, "\n");
 	}
+	report_print_part(out, c, "post", c->post, c->n_post);
 }
 
 /* ---- folding: a spin repeats the same few steps; show them once, then a count ---- */
@@ -287,10 +270,12 @@ static void print_interleaving(FILE *out, const report_case *c)
 static void print_final(FILE *out, const report_case *c)
 {
 	char call[96], text[128];
+	report_print_part_results(out, c, "after", c->post, c->n_post);
 	if (!c->final_call)
 		return;
-	format_call(call, sizeof call, c->target, c->final_call);
-	format_returned(text, sizeof text, call, c->final_call->result);
+	report_format_call(call, sizeof call, c->target, c->final_call, 0);
+	report_format_returned(text, sizeof text, call, c->final_call->result,
+			c->target->ops[c->final_call->op].result_type);
 	fprintf(out, "after all threads: %s\n", text);
 }
 
@@ -325,17 +310,19 @@ typedef struct history_picture {
 	size_t right_edge;          /* the rightmost end bar: where pending operations reach */
 	unsigned final_row;         /* thread number of the final operation: n_threads */
 	int has_final;
+	int has_parts, has_final_op;   /* the final row holds init/post-part operations; the final op */
 } history_picture;
 
 static void label_interval(interval *iv, const report_case *c, const weft_op_record *op)
 {
 	char call[96];
-	format_call(call, sizeof call, c->target, op);
+	report_format_call(call, sizeof call, c->target, op, 0);
 	iv->op = op;
 	if (op->pending)
 		snprintf(iv->label, sizeof iv->label, "%s pending", call);
 	else
-		format_returned(iv->label, sizeof iv->label, call, op->result);
+		report_format_returned(iv->label, sizeof iv->label, call, op->result,
+				c->target->ops[op->op].result_type);
 	iv->len = strlen(iv->label);
 }
 
@@ -412,6 +399,8 @@ static int build_picture(history_picture *p, const report_case *c)
 	size_t cap = c->n_history;
 	memset(p, 0, sizeof *p);
 	p->final_row = c->result->n_threads;
+	p->has_parts = c->n_init || c->n_post;
+	p->has_final_op = c->final_call != NULL;
 	p->intervals = calloc(cap, sizeof *p->intervals);
 	p->times = malloc(2 * cap * sizeof *p->times);
 	p->column = malloc(2 * cap * sizeof *p->column);
@@ -481,7 +470,9 @@ static size_t picture_width(const history_picture *p)
 
 static void row_name(char *buf, size_t cap, const history_picture *p, unsigned row)
 {
-	if (row == p->final_row)
+	if (row == p->final_row && p->has_parts)
+		snprintf(buf, cap, "thread %u (init/post%s)", row, p->has_final_op ? "/final" : "");
+	else if (row == p->final_row)
 		snprintf(buf, cap, "thread %u (final)", row);
 	else
 		snprintf(buf, cap, "thread %u", row);
@@ -550,7 +541,10 @@ static void print_linearizability(FILE *out, const report_case *c)
 	if (!c->check)
 		return;
 	weft_history h = { c->history, c->n_history };
-	if (c->final_call)
+	if (c->n_init || c->n_post)
+		fprintf(out, "linearizability (thread %u stands for the sequential parts%s):\n",
+			c->result->n_threads, c->final_call ? " and the final operation" : "");
+	else if (c->final_call)
 		fprintf(out, "linearizability (thread %u stands for the final operation):\n",
 			c->final_call->thread);
 	else
@@ -576,6 +570,7 @@ void report_print(FILE *out, const report_case *c)
 {
 	print_summary(out, c);
 	print_scenario(out, c);
+	report_print_part_results(out, c, "before", c->init, c->n_init);
 	print_interleaving(out, c);
 	print_final(out, c);
 	print_history(out, c);

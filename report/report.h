@@ -27,6 +27,8 @@ typedef struct report_case {
 	const sched_event *events;
 	size_t n_events;
 	const weft_op_record *final_call;  /* weft_target.final_op as run, or NULL */
+	const weft_op_record *init, *post; /* the sequential parts as run (input/scenario.h) */
+	unsigned n_init, n_post;
 	const weft_op_record *history;     /* what the oracle checked */
 	size_t n_history;
 	const weft_check_result *check;    /* non-NULL when not linearizable */
@@ -54,13 +56,29 @@ void report_print_json(FILE *out, const report_case *c);
  */
 void report_print_html(FILE *out, const report_case *c);
 
+/* ---- one operation as text (report_call.c) ---- */
+/* "name(1, "ab")"; drawn: a scenario record (typed arguments made first), else a history one. */
+void report_format_call(char *buf, size_t cap, const weft_target *t, const weft_op_record *call,
+			int drawn);
+/* "call = result"; `type` prints a value result (NULL: an int64_t, none, blocked). */
+void report_format_returned(char *buf, size_t cap, const char *call, int64_t result,
+			    const weft_value_type *type);
+/* "  init: enq(1); enq(2)" (nothing when n is 0). */
+void report_print_part(FILE *out, const report_case *c, const char *name,
+		       const weft_op_record *calls, unsigned n);
+/* "before all threads: enq(1) = 0", one line per operation (`when`: "before", "after"). */
+void report_print_part_results(FILE *out, const report_case *c, const char *when,
+			       const weft_op_record *calls, unsigned n);
+
 /* ---- the HTML pages' parts (html_page.c, history_html.c) ---- */
 void report_html_begin(FILE *out, const char *title);  /* up to the data's opening */
 void report_html_end(FILE *out);                       /* the data's end, the script */
 void report_html_text(FILE *out, const char *s);       /* HTML-escaped text */
 void report_html_string(FILE *out, const char *s);     /* a JSON string safe in <script> */
-void report_html_value(FILE *out, int64_t v);          /* a result: "none", "blocked", "3" */
-void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_record *r);
+void report_html_value(FILE *out, int64_t v,             /* a result: "none", "blocked", "3" */
+		       const weft_value_type *type);
+void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_record *r,
+		      int drawn);
 /* "history": [...], "lin": ... of `h`; times shifted by time_base (1: steps from 1). */
 void report_html_history(FILE *out, const weft_history *h, const weft_op *ops,
 			 const weft_check_result *check, unsigned time_base);

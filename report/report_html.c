@@ -57,7 +57,7 @@ static void print_scenario(FILE *out, const report_case *c, const long *op_of_ca
 		for (unsigned i = 0; i < c->n_calls; i++) {
 			if (c->calls[i].thread != th || (program && th > 0))
 				continue;
-			report_html_call(call, sizeof call, c->target->ops, &c->calls[i]);
+			report_html_call(call, sizeof call, c->target->ops, &c->calls[i], 1);
 			fprintf(out, "%s{\"call\": ", sep);
 			report_html_string(out, call);
 			fprintf(out, ", \"op\": %ld}", op_of_call[i]);

@@ -11,6 +11,7 @@
  *    "trace_hash": "8f94466ed880668c",
  *    "first_run_report": "...",           only when the verdict is nondeterministic
  *    "scenario": [[{"op": "increment", "args": []}], ...],      one array per thread
+ *    "init": [{"op": ..., "args": ...}, ...], "post": [...],    only when the input has them
  *    "history": [{"thread": 0, "op": "increment", "args": [], "result": 0,
  *                 "invoked_at": 1, "returned_at": 10, "pending": false}, ...],
  *    "interleaving": [{"step": 1, "thread": 0, "kind": "op_begin", "op": ..., "args": ...},
@@ -32,6 +33,7 @@
  *     "result"; preempt/switch carry "to".
  */
 #include "report.h"
+#include "../oracle/value_arena.h"
 
 #include <inttypes.h>
 
@@ -58,10 +60,20 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* An operation's result: null for WEFT_NONE, "blocked" for WEFT_BLOCKED. */
-static void json_result(FILE *out, int64_t value)
+/* A typed value (weft/value.h) as a JSON string of its printed text. */
+static void json_typed(FILE *out, const weft_value_type *type, int64_t value)
 {
-	if (value == WEFT_NONE)
+	char text[512];
+	weft_value_format(type, value, text, sizeof text);
+	json_string(out, text);
+}
+
+/* An operation's result: null for WEFT_NONE, "blocked" for WEFT_BLOCKED, a typed one as text. */
+static void json_result(FILE *out, int64_t value, const weft_value_type *type)
+{
+	if (type && value != WEFT_NONE && value != WEFT_BLOCKED)
+		json_typed(out, type, value);
+	else if (value == WEFT_NONE)
 		fputs("null", out);
 	else if (value == WEFT_BLOCKED)
 		fputs("\"blocked\"", out);
@@ -69,15 +81,23 @@ static void json_result(FILE *out, int64_t value)
 		fprintf(out, "%" PRId64, value);
 }
 
-/* "op": "push", "args": [1] */
-static void json_call(FILE *out, const weft_target *t, const weft_op_record *call)
+/* "op": "push", "args": [1]; `drawn`: a scenario record (typed arguments made, then printed). */
+static void json_call(FILE *out, const weft_target *t, const weft_op_record *call, int drawn)
 {
 	const weft_op *op = &t->ops[call->op];
 	fputs("\"op\": ", out);
 	json_string(out, op->name);
 	fputs(", \"args\": [", out);
-	for (int a = 0; a < op->n_args; a++)
+	for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++) {
+		if (op->arg_types[a]) {
+			char text[512];
+			oracle_value_format_arg(op, a, call->args[a], drawn, text, sizeof text);
+			fputs(a ? ", " : "", out);
+			json_string(out, text);
+			continue;
+		}
 		fprintf(out, "%s%" PRId64, a ? ", " : "", call->args[a]);
+	}
 	fputc(']', out);
 }
 
@@ -109,7 +129,7 @@ static void print_thread_calls(FILE *out, const report_case *c, unsigned thread)
 		if (c->calls[i].thread != thread)
 			continue;
 		fprintf(out, "%s{", sep);
-		json_call(out, c->target, &c->calls[i]);
+		json_call(out, c->target, &c->calls[i], 1);
 		fputc('}', out);
 		sep = ", ";
 	}
@@ -125,17 +145,28 @@ static void print_scenario(FILE *out, const report_case *c)
 		print_thread_calls(out, c, th);
 	}
 	fputs(n ? "], " : "], ", out);
+	for (int post = 0; post < 2 && (c->n_init || c->n_post); post++) {
+		const weft_op_record *part = post ? c->post : c->init;
+		unsigned k = post ? c->n_post : c->n_init;
+		fputs(post ? "\"post\": [" : "\"init\": [", out);
+		for (unsigned i = 0; i < k; i++) {
+			fputs(i ? ", {" : "{", out);
+			json_call(out, c->target, &part[i], 0);
+			fputc('}', out);
+		}
+		fputs("], ", out);
+	}
 }
 
 static void print_record(FILE *out, const report_case *c, const weft_op_record *h)
 {
 	fprintf(out, "{\"thread\": %u, ", h->thread);
-	json_call(out, c->target, h);
+	json_call(out, c->target, h, 0);
 	fputs(", \"result\": ", out);
 	if (h->pending)
 		fputs("null", out);
 	else
-		json_result(out, h->result);
+		json_result(out, h->result, c->target->ops[h->op].result_type);
 	/* the steps of the operation's begin and end events, numbered like "step" */
 	fprintf(out, ", \"invoked_at\": %" PRIu64 ", \"returned_at\": ", (uint64_t)h->invoked_at + 1);
 	if (h->pending)
@@ -180,10 +211,10 @@ static void print_event_call(FILE *out, const report_case *c, const sched_event 
 	if (e->site_id >= c->n_calls)
 		return;
 	fputs(", ", out);
-	json_call(out, c->target, &c->calls[e->site_id]);
+	json_call(out, c->target, &c->calls[e->site_id], 1);
 	if (e->kind == SCHED_EV_OP_END) {
 		fputs(", \"result\": ", out);
-		json_result(out, (int64_t)e->value);
+		json_result(out, (int64_t)e->value, c->target->ops[c->calls[e->site_id].op].result_type);
 	}
 }
 
@@ -248,10 +279,12 @@ static void print_linearizability(FILE *out, const report_case *c)
 	else
 		fputs("null", out);
 	fputs(", \"observed\": ", out);
+	const weft_value_type *type = has_stuck ? c->target->ops[c->history[k->stuck].op].result_type
+						: NULL;
 	json_result(out, has_stuck && !c->history[k->stuck].pending ?
-		    c->history[k->stuck].result : WEFT_NONE);
+		    c->history[k->stuck].result : WEFT_NONE, type);
 	fputs(", \"model\": ", out);
-	json_result(out, k->stuck_model_result);
+	json_result(out, k->stuck_model_result, type);
 	fputs(", \"partition_key\": ", out);
 	if (k->partitioned)
 		fprintf(out, "%" PRId64, k->partition_key);

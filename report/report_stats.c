@@ -86,7 +86,7 @@ static void calls(FILE *out, const report_stats *s)
 	uint64_t total = sum(s->call_count, s->n_calls) + s->other_calls;
 	heading(out, "calls with their arguments", "(in order first seen)");
 	for (unsigned i = 0; i < s->n_calls; i++) {
-		report_html_call(call, sizeof call, s->target->ops, &s->calls[i]);
+		report_html_call(call, sizeof call, s->target->ops, &s->calls[i], 1);
 		row(out, call, s->call_count[i], total);
 	}
 	if (s->other_calls)

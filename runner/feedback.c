@@ -269,8 +269,10 @@ static void compute_outcome(runner_feedback *fb, const runner_feedback_input *in
 		uint64_t h = seen & (1u << t) ? per_thread[t] : mix64(TAG_THREAD + t);
 		seen |= 1u << t;
 		h = mix64(h ^ op->op);
+		/* the first two always (two-argument targets keep their feature ids), others when set */
 		for (int a = 0; a < WEFT_MAX_ARGS; a++)
-			h = mix64(h ^ (uint64_t)op->args[a]);
+			if (a < 2 || op->args[a] != 0)
+				h = mix64(h ^ (uint64_t)op->args[a]);
 		h = mix64(h ^ (op->pending ? 1 : 2));
 		if (!op->pending)
 			h = mix64(h ^ (uint64_t)op->result);

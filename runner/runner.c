@@ -21,6 +21,7 @@
 #include "../input/scenario.h"
 #include "runner_internal.h"
 #include "../input/schedule_bytes.h"
+#include "../oracle/value_arena.h"
 #include "../report/report.h"
 #include "../scheduler/sched.h"
 
@@ -36,9 +37,13 @@ struct weft_runner {
 	input_scenario scenario;
 	input_plan_reader plan;
 	void *instance;
-	weft_op_record history[INPUT_MAX_CALLS + 1];   /* + the final operation */
+	weft_op_record history[INPUT_MAX_CALLS + 2 * INPUT_MAX_PART_OPS + 1];   /* + parts, final */
+	weft_op_record init_run[INPUT_MAX_PART_OPS];   /* the init part as run (args made, results) */
 	size_t n_history;
 	int has_final;                 /* history ends with the final operation */
+	int makes_args;                /* some argument has a weft_value_type with make() */
+	unsigned n_post_run;           /* post-part operations at the history's end (before final) */
+	uint32_t time_offset;          /* 2 x init-part operations: logical times before the trace's */
 	weft_checker *checker;
 	weft_check_result check;
 	char message[1024];
@@ -161,6 +166,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 	r->accesses = choose_accesses();
 	r->races = choose_races();
 	r->bounds = input_bounds_of(target);
+	r->makes_args = runner_makes_args(target);
 	sched_pool_init(&r->pool, backend);
 	sched_exec_init(&r->exec, &r->pool);
 	return r;
@@ -215,31 +221,75 @@ static void run_thread_calls(void *ctx, unsigned thread)
 	}
 	for (unsigned i = s->first_call[thread]; i < s->first_call[thread + 1]; i++) {
 		weft_op_record *call = &s->calls[i];
+		const weft_op *op = &t->ops[call->op];
+		int64_t made[WEFT_MAX_ARGS];
+		const int64_t *args = r->makes_args ? oracle_value_args(op, call->args, made)
+						    : call->args;
 		sched_op_begin(i);
-		int64_t result = t->ops[call->op].run(r->instance, call->args);
+		int64_t result = op->run(r->instance, args);
 		sched_op_end(i, result);
 	}
 }
 
-/* The history: every call that began, in order of invocation, from the trace. */
+/*
+ * The init part (input/scenario.h), before the managed threads start: its operations take the
+ * logical times 0 .. 2n-1, and the execution's are shifted after them, so the
+ * oracle sees the init part before everything parallel.
+ */
+static void run_init_part(weft_runner *r)
+{
+	r->time_offset = 0;
+	for (unsigned i = 0; i < r->scenario.n_init; i++) {
+		r->init_run[i] = r->scenario.init[i];
+		runner_run_part_call(r->target, r->instance, r->makes_args, &r->init_run[i], 2 * i);
+	}
+	r->time_offset = 2 * r->scenario.n_init;
+}
+
+/* The post part, after every managed thread returned (not when cut short). */
+static void run_post_part(weft_runner *r)
+{
+	r->n_post_run = 0;
+	if (r->exec.cut)
+		return;
+	uint32_t at = (uint32_t)r->exec.trace.n + r->time_offset;
+	for (unsigned i = 0; i < r->scenario.n_post; i++) {
+		weft_op_record *call = &r->history[r->n_history++];
+		*call = r->scenario.post[i];
+		runner_run_part_call(r->target, r->instance, r->makes_args, call, at + 2 * i);
+	}
+	r->n_post_run = r->scenario.n_post;
+}
+
+/*
+ * The history: the init part, then every call that began, in order of
+ * invocation, from the trace (times shifted after the init part's); its
+ * arguments as values (the scenario keeps the drawn integers: encodable).
+ */
 static void build_history(weft_runner *r)
 {
 	const sched_trace *tr = &r->exec.trace;
 	r->n_history = 0;
+	for (unsigned i = 0; i < r->scenario.n_init; i++)
+		r->history[r->n_history++] = r->init_run[i];
 	for (size_t i = 0; i < tr->n; i++) {
 		const sched_event *e = &tr->events[i];
 		if (e->kind == SCHED_EV_OP_BEGIN) {
-			r->scenario.calls[e->site_id].invoked_at = (uint32_t)i;
+			r->scenario.calls[e->site_id].invoked_at = (uint32_t)i + r->time_offset;
 		} else if (e->kind == SCHED_EV_OP_END) {
 			weft_op_record *call = &r->scenario.calls[e->site_id];
-			call->returned_at = (uint32_t)i;
+			call->returned_at = (uint32_t)i + r->time_offset;
 			call->result = (int64_t)e->value;
 			call->pending = 0;
 		}
 	}
 	for (size_t i = 0; i < tr->n; i++)
-		if (tr->events[i].kind == SCHED_EV_OP_BEGIN)
-			r->history[r->n_history++] = r->scenario.calls[tr->events[i].site_id];
+		if (tr->events[i].kind == SCHED_EV_OP_BEGIN) {
+			weft_op_record *rec = &r->history[r->n_history++];
+			*rec = r->scenario.calls[tr->events[i].site_id];
+			if (r->makes_args)
+				runner_make_args(&r->target->ops[rec->op], rec);
+		}
 }
 
 /*
@@ -259,29 +309,22 @@ static void run_final_op(weft_runner *r)
 	call->op = (unsigned)(t->final_op - t->ops);
 	for (int a = 0; a < t->final_op->n_args; a++)
 		call->args[a] = t->final_op->args[a].min;
-	call->invoked_at = (uint32_t)r->exec.trace.n;
+	if (r->makes_args)
+		runner_make_args(t->final_op, call);
+	call->invoked_at = (uint32_t)r->exec.trace.n + r->time_offset + 2 * r->n_post_run;
 	call->result = t->final_op->run(r->instance, call->args);
 	call->returned_at = call->invoked_at + 1;
 	r->has_final = 1;
-}
-
-static void format_result(char *buf, size_t cap, int64_t value)
-{
-	if (value == WEFT_NONE)
-		snprintf(buf, cap, "none");
-	else if (value == WEFT_BLOCKED)
-		snprintf(buf, cap, "blocked");
-	else
-		snprintf(buf, cap, "%" PRId64, value);
 }
 
 /* One line: the operation the search could not place, seen vs. modelled result. */
 static void describe_violation(weft_runner *r)
 {
 	const weft_op_record *stuck = &r->history[r->check.stuck];
-	char seen[24], model[24];
-	format_result(seen, sizeof seen, stuck->result);
-	format_result(model, sizeof model, r->check.stuck_model_result);
+	const weft_value_type *type = r->target->ops[stuck->op].result_type;
+	char seen[96], model[96];
+	weft_value_format(type, stuck->result, seen, sizeof seen);
+	weft_value_format(type, r->check.stuck_model_result, model, sizeof model);
 	snprintf(r->message, sizeof r->message,
 		 "%s() on thread %u %s %s, the model gives %s "
 		 "after the longest linearizable prefix (%zu of %zu operations)",
@@ -329,7 +372,8 @@ static weft_verdict judge_stall(weft_runner *r)
 	char stall[400];
 	report_describe_stall(stall, sizeof stall, &r->exec, names);
 	if (!is_program(r->target)) {
-		uint32_t at = (uint32_t)r->exec.trace.n, invoked[INPUT_MAX_CALLS + 1];
+		uint32_t at = (uint32_t)r->exec.trace.n + r->time_offset;
+		uint32_t invoked[sizeof r->history / sizeof r->history[0]];
 		for (size_t i = 0; i < r->n_history; i++) {
 			weft_op_record *op = &r->history[i];
 			invoked[i] = op->invoked_at;
@@ -494,6 +538,7 @@ size_t weft_runner_features(const weft_runner *r, weft_feature *out, size_t cap)
 static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, int judged)
 {
 	r->message[0] = 0;
+	oracle_value_reset();   /* this execution's values (weft/value.h) */
 	r->show_first = false;
 	r->n_history = 0;
 	r->has_final = 0;
@@ -518,6 +563,8 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		.body_ctx = r,
 	};
 	r->instance = r->target->setup ? r->target->setup() : NULL;
+	r->n_post_run = 0;
+	run_init_part(r);
 	weft_verdict v;
 	if (sched_exec_run(&r->exec, &cfg) != 0) {
 		snprintf(r->message, sizeof r->message, "could not start %u managed threads",
@@ -526,6 +573,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		v = WEFT_ERROR;
 	} else if (judged) {
 		build_history(r);
+		run_post_part(r);
 		run_final_op(r);
 		v = judge(r);
 	} else {
@@ -723,6 +771,10 @@ static report_case report_case_of(const weft_runner *r)
 		.events = r->exec.trace.events,
 		.n_events = r->exec.trace.n,
 		.final_call = r->has_final ? &r->history[r->n_history - 1] : NULL,
+		.init = r->history,
+		.n_init = r->n_history >= r->scenario.n_init ? r->scenario.n_init : 0,
+		.post = &r->history[r->n_history - (size_t)r->has_final - r->n_post_run],
+		.n_post = r->n_post_run,
 		.history = r->history,
 		.n_history = r->n_history,
 		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,

@@ -60,4 +60,12 @@ weft_verdict runner_check_history(weft_runner *r, void *instance, const weft_op_
 					  size_t n, const char **message,
 					  const weft_check_result **check);
 
+/* runner/call_values.c: some argument of `t` is made from its drawn integer (weft/value.h). */
+int runner_makes_args(const weft_target *t);
+/* A record's drawn arguments -> the values its run sees (unchanged without typed arguments). */
+void runner_make_args(const weft_op *op, weft_op_record *rec);
+/* One sequential-part call on the controlling thread, invoked at `at`, returning at `at` + 1. */
+void runner_run_part_call(const weft_target *t, void *instance, int makes_args,
+			  weft_op_record *call, uint32_t at);
+
 #endif /* WEFT_RUNNER_RUNNER_INTERNAL_H */

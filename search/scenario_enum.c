@@ -161,6 +161,7 @@ static void build(const search_scenario_enum *e, input_scenario *s)
 {
 	s->n_threads = e->n_threads;
 	s->n_calls = 0;
+	s->n_init = s->n_post = 0;   /* systematic mode explores the parallel part only */
 	for (unsigned t = 0; t < e->n_threads; t++) {
 		s->first_call[t] = s->n_calls;
 		for (unsigned i = 0; i < e->count[t]; i++) {

@@ -282,6 +282,19 @@ static const char *waiting_in(const sched_trace *tr, weft_verdict v)
 	return NULL;
 }
 
+/* Some argument or result is a value handle (weft/value.h). */
+static int has_values(const weft_target *t)
+{
+	for (unsigned i = 0; i < t->n_ops; i++) {
+		if (t->ops[i].result_type)
+			return 1;
+		for (int a = 0; a < WEFT_MAX_ARGS; a++)
+			if (t->ops[i].arg_types[a])
+				return 1;
+	}
+	return 0;
+}
+
 const char *search_stress_unsupported(weft_runner *r)
 {
 	static char why[256];
@@ -290,6 +303,9 @@ const char *search_stress_unsupported(weft_runner *r)
 	if (b->program)
 		return "the target is a whole program (WEFT_PROGRAM_TARGET): its threads wait for "
 		       "each other (join, locks), and a stress run has no timeout";
+	if (has_values(t))
+		return "an operation takes or returns a value of weft/value.h: the value arena "
+		       "is for one managed execution at a time, not for threads running in parallel";
 	search_scenario_source src;
 	search_scenario_source_init(&src, t, b, 0x5eed, b->min_threads, b->max_threads, b->max_ops);
 	search_random_walk walk;

@@ -27,7 +27,8 @@
 #define GOLDEN_HASH 0xf8417755e1095438ULL
 #else
 #include "../targets/counter.c"
-#define GOLDEN_HASH 0xd5258e1e1b6a3790ULL
+/* changed with the sequential parts (issue 19): some random inputs continue with 'S' */
+#define GOLDEN_HASH 0x8dcb0818bc2e6d9aULL
 #endif
 
 #define MAXF 4096

@@ -10,7 +10,9 @@
  * is 1/0; an operation with nothing to say returns 0.  The queue, stack and
  * deque have a final-only `contents` operation (weft_target.final_op): the
  * elements as decimal digits, 0 when empty - meaningful for elements 1..9 and
- * up to 18 of them, which is what fuzz scenarios use.
+ * up to 18 of them, which is what fuzz scenarios use.  A target of its own can
+ * return its elements whole instead, as a sequence value (weft/value.h;
+ * targets/drain_queue.c).
  *
  * Example: a whole queue target against the built-in queue (README, "Short
  * targets"; targets/ms_queue.c is declared this way):

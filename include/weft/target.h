@@ -37,12 +37,13 @@
 
 #include "weft/export.h"
 #include "weft/model.h"
+#include "weft/value.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define WEFT_MAX_ARGS 2        /* arguments per operation */
+#define WEFT_MAX_ARGS 4        /* arguments per operation */
 #define WEFT_MAX_THREADS 8     /* managed threads per execution */
 #define WEFT_MAX_OPS 8         /* operations per thread */
 /*
@@ -74,6 +75,11 @@ typedef struct weft_range {
  * A thread that picks an operation of a group owned by another thread gets the
  * next operation (in ops[] order, wrapping) that it may run; a thread that may
  * run none stops there.
+ *
+ * `arg_types` / `result_type` (weft/value.h; NULL: an int64_t): an argument or
+ * result that is a string, a struct or a sequence, passed as a value handle.
+ * An argument's type makes the value from the integer drawn from its range;
+ * both types print the value in reports.
  */
 typedef struct weft_op {
 	const char *name;
@@ -82,6 +88,8 @@ typedef struct weft_op {
 	weft_range args[WEFT_MAX_ARGS];
 	unsigned group;                     /* 0: any thread */
 	unsigned flags;                     /* WEFT_OP_* */
+	const weft_value_type *arg_types[WEFT_MAX_ARGS];   /* NULL: int64_t */
+	const weft_value_type *result_type;                /* NULL: int64_t */
 } weft_op;
 
 /*
@@ -92,7 +100,7 @@ typedef struct weft_op {
 typedef struct weft_op_record {
 	unsigned thread;       /* 0-based managed thread; n_threads for the final operation */
 	unsigned op;           /* index into weft_target.ops */
-	int64_t args[WEFT_MAX_ARGS];
+	int64_t args[WEFT_MAX_ARGS];   /* values (a typed argument made: weft/value.h) */
 	int64_t result;        /* meaningless when pending */
 	uint32_t invoked_at;   /* logical time: index of the begin event in the trace */
 	uint32_t returned_at;  /* logical time of the end event; 0 when pending */
