@@ -72,7 +72,15 @@ struct weft_checker {
 	uint64_t cost, max_cost;
 	uint64_t max_memory;          /* memo bytes; 0 = no cap */
 	int memory_capped;            /* the search stopped at max_memory */
+	char violation[256];          /* a refutation's proof (refute_queue.c) */
 };
+
+/*
+ * A strict FIFO queue history (weft_model_queue's ops) proved non-linearizable
+ * by a violation pattern, without a search: the proof in words in buf, or
+ * NULL when no pattern applies (which proves nothing).  O(n log n).
+ */
+const char *oracle_refute_queue(const weft_history *h, char *buf, size_t cap);
 
 /* ---- model states ---- */
 

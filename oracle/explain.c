@@ -211,6 +211,10 @@ static void explain(FILE *out, const weft_history *history, const weft_op *ops,
 			fprintf(out, "%" PRId64, result->partition_key);
 		fputc('\n', out);
 	}
+	if (result->violation) {
+		fprintf(out, "  no order can exist: %s\n", result->violation);
+		return;
+	}
 	explain_prefix(out, history, ops, kv, result);
 	if (result->stuck >= history->n_ops)
 		return;

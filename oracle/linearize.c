@@ -62,6 +62,7 @@
 #include <string.h>
 
 #include "weft/check.h"
+#include "weft/models.h"
 #include "checker.h"
 #include "partition.h"
 
@@ -459,6 +460,26 @@ void weft_checker_free(weft_checker *c)
 	free(c);
 }
 
+/*
+ * Histories longer than this are tried against the model's violation patterns
+ * before the search (a refutation costs O(n log n); the search can be
+ * exponential); shorter ones only when the search gave up, because the
+ * search's explanation (the longest prefix and the call that cannot follow)
+ * says more than a pattern.
+ */
+#define ORACLE_REFUTE_FIRST 256
+
+static int refute(weft_checker *c, const weft_history *h, weft_check_result *res, size_t above)
+{
+	if (c->model != &weft_model_queue || h->n_ops <= above)
+		return 0;
+	res->violation = oracle_refute_queue(h, c->violation, sizeof c->violation);
+	if (!res->violation)
+		return 0;
+	res->longest = NULL, res->n_longest = 0, res->stuck = SIZE_MAX;
+	return 1;
+}
+
 weft_check_verdict weft_check(weft_checker *c, const weft_history *h,
 			      const weft_check_options *opts, weft_check_result *result)
 {
@@ -471,10 +492,14 @@ weft_check_verdict weft_check(weft_checker *c, const weft_history *h,
 	c->max_cost = opts && opts->max_cost ? opts->max_cost : WEFT_CHECK_DEFAULT_MAX_COST;
 	c->max_memory = opts ? opts->max_memory : 0;
 	c->memory_capped = 0;
-	if (oracle_reserve(c, h->n_ops) == 0) {
+	if (refute(c, h, res, ORACLE_REFUTE_FIRST))
+		v = WEFT_CHECK_NOT_LINEARIZABLE;
+	else if (oracle_reserve(c, h->n_ops) == 0) {
 		res->longest = c->longest;
 		v = oracle_partition(c->model, h, opts, c->keys) ? oracle_check_partitions(c, h, res)
 								  : oracle_check_whole(c, h, res);
+		if (v == WEFT_CHECK_UNKNOWN && refute(c, h, res, 0))
+			v = WEFT_CHECK_NOT_LINEARIZABLE;
 	}
 	res->verdict = v;
 	res->cost = c->cost;

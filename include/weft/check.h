@@ -84,6 +84,12 @@ typedef struct weft_check_result {
 	int memory_capped;         /* UNKNOWN because the memo reached max_memory, not max_cost */
 	const int64_t *stuck_outcomes;
 	size_t n_stuck_outcomes;
+	/*
+	 * NOT_LINEARIZABLE proved without a search (a strict FIFO queue's violation
+	 * pattern, oracle/refute_queue.c): the proof in words, valid until the
+	 * checker's next call; then n_longest is 0 and stuck SIZE_MAX.  NULL otherwise.
+	 */
+	const char *violation;
 } weft_check_result;
 
 typedef struct weft_checker weft_checker;
