@@ -6,8 +6,8 @@
  * operation a switch point; std::thread and std::mutex reach weft by symbol.
  *
  * Program: each worker calls registry_instance() and adds its id; main joins
- * both and asserts that exactly one registry was made and that it holds both
- * ids.  Every piece of state is a global that main never resets.
+ * both, deletes every registry made and asserts that exactly one was made and
+ * that it held both ids.  Every piece of state is a global that main never resets.
  * Seeded bug (default build): the registry is published with a plain store
  * after a check of the pointer (check-then-act): two workers that both find
  * no registry both make one, and the second store hides the first registry
@@ -43,6 +43,7 @@ struct registry {
 
 std::atomic<registry *> instance{nullptr};
 std::atomic<int> made{0};
+registry *all_made[2];   // for main to delete every registry, hidden ones too
 
 registry &registry_instance()
 {
@@ -59,7 +60,9 @@ registry &registry_instance()
 #else
 	instance.store(fresh, std::memory_order_release);   // bug: may hide another's
 #endif
-	made.fetch_add(1);
+	int slot = made.fetch_add(1);
+	if (slot < 2)
+		all_made[slot] = fresh;
 	return *fresh;
 }
 
@@ -77,8 +80,11 @@ int main()
 	first.join();
 	second.join();
 	registry *r = instance.load();
-	assert(made.load() == 1);
-	assert(r->count == 2 && r->ids[0] + r->ids[1] == 3);
-	delete r;
+	int registries = made.load();
+	int ids = r->count == 2 ? r->ids[0] + r->ids[1] : 0;
+	for (int i = 0; i < registries && i < 2; i++)
+		delete all_made[i];
+	assert(registries == 1);
+	assert(ids == 3);
 	return 0;
 }
