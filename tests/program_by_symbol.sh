@@ -1,0 +1,36 @@
+#!/bin/sh
+# tests/program_by_symbol.sh DIR - a C++ program's outside world reached by
+# symbol alone (issue 22, harness/program_interpose.c), on
+# targets/cxx_outside_world.cpp, which no header renames:
+#   - std::this_thread::sleep_for (nanosleep in libstdc++.so) and sleep() take
+#     no real time; steady_clock, system_clock, time() and gettimeofday read the
+#     logical clock: +5 s after main's sleep(5), at WEFT_LOGICAL_EPOCH + 5;
+#   - std::exit(3) from a thread ends the execution with verdict validation and
+#     the replay tool's exit status 1 (0 with --expect=validation), never 3;
+#   - the same on fibers and on pthreads (the pool's worker threads are made
+#     through the interposer's forwarding, not its managed twin).
+dir=$1
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+: > "$tmp/empty"
+for backend in fiber pthread; do
+	export WEFT_BACKEND=$backend
+	start=$(date +%s)
+	"$dir/cxx_outside_world_replay" "$tmp/empty" > "$tmp/out" 2>&1 ||
+		{ cat "$tmp/out"; fail "$backend: the program failed"; }
+	end=$(date +%s)
+	grep -q "^clocks: steady +5 s, system +5 s, time +5 s, gettimeofday 1000000005$" "$tmp/out" ||
+		{ cat "$tmp/out"; fail "$backend: clocks not logical"; }
+	grep -q "^weft-replay: scheduler backend $backend " "$tmp/out" ||
+		fail "$backend: ran on another backend"
+	[ $((end - start)) -lt 3 ] || fail "$backend: 7 logical seconds took $((end - start)) s"
+	"$dir/cxx_outside_world_exit_replay" "$tmp/empty" > "$tmp/out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || fail "$backend: replay exited $rc after std::exit(3) in a thread, want 1"
+	grep -q '^==weft== FAIL validation in cxx_outside_world_exit: thread 1 called exit(3)$' "$tmp/out" ||
+		{ cat "$tmp/out"; fail "$backend: no validation verdict for std::exit(3)"; }
+	"$dir/cxx_outside_world_exit_replay" --quiet --expect=validation "$tmp/empty" > /dev/null 2>&1 ||
+		fail "$backend: --expect=validation"
+done
+echo "program_by_symbol: sleeps and clocks logical, std::exit(3) -> validation, fibers and pthreads"
