@@ -33,8 +33,16 @@
  * calls only the managed-twin-free functions, and the one real call it makes
  * for a managed thread (scheduler/pool.c starting a worker pthread when a
  * program spawns) runs with weft_impl_current cleared, so it is forwarded:
- * nothing recurses.  Signal handlers that end the process (libFuzzer's timeout
- * and crash paths) use _Exit, which is deliberately not caught.
+ * nothing recurses.
+ *
+ * Signal handlers are nobody's: a handler may run on the controlling thread
+ * while a fiber is current (libFuzzer's SIGALRM timeout check reads
+ * system_clock and would get the logical clock: a spurious "timeout after
+ * -795605679 seconds"; its stack printer calls pthread_self).  So sigaction()
+ * and signal() are caught too: every handler is installed behind a trampoline
+ * that clears weft_impl_current while the handler runs, and the handler the
+ * caller gave is what `old` reports back.  Handlers that end the process
+ * (libFuzzer's timeout and crash paths) use _Exit, which is not caught.
  *
  * Not caught: pthread_mutex_init/destroy and pthread_cond_init/destroy
  * (libweft calls the real ones from the twins; std::mutex and
@@ -45,6 +53,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +130,7 @@ INTERCEPTOR(time_t, time, (time_t *));
 INTERCEPTOR(int, gettimeofday, (struct timeval *, void *));
 INTERCEPTOR(void, exit, (int));
 INTERCEPTOR(void, abort, (void));
+INTERCEPTOR(int, sigaction, (int, const struct sigaction *, struct sigaction *));
 
 #define GLIBC_COND "GLIBC_2.3.2"   /* the NPTL condition variables (x86-64) */
 
@@ -339,4 +349,61 @@ void abort(void)
 		weft_abort();
 	typedef void (*fn)(void) __attribute__((noreturn));
 	REAL(fn, abort, NULL)();
+}
+
+/* ---- signal handlers run as nobody ---- */
+
+static struct sigaction handlers[NSIG];   /* what each signal's installer asked for */
+
+static void run_as_nobody(int sig, siginfo_t *info, void *context)
+{
+	struct weft_impl_thread *self = weft_impl_current;
+	weft_impl_current = NULL;
+	const struct sigaction *h = &handlers[sig];
+	if (h->sa_flags & SA_SIGINFO)
+		h->sa_sigaction(sig, info, context);
+	else
+		h->sa_handler(sig);
+	weft_impl_current = self;
+}
+
+static int is_handler(const struct sigaction *a)
+{
+	return (a->sa_flags & SA_SIGINFO) ||
+	       (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	typedef int (*fn)(int, const struct sigaction *, struct sigaction *);
+	fn real = REAL(fn, sigaction, NULL);
+	if (sig <= 0 || sig >= NSIG)
+		return real(sig, act, old);
+	struct sigaction before = handlers[sig], wrapped;
+	if (act && is_handler(act)) {
+		handlers[sig] = *act;   /* before the trampoline can run */
+		wrapped = *act;
+		wrapped.sa_flags |= SA_SIGINFO;
+		wrapped.sa_sigaction = run_as_nobody;
+		act = &wrapped;
+	}
+	int rc = real(sig, act, old);
+	if (rc != 0)
+		handlers[sig] = before;
+	else if (old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction == run_as_nobody)
+		*old = before;          /* the caller sees its own handler, not ours */
+	return rc;
+}
+
+sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction act, old;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = handler;
+	act.sa_flags = SA_RESTART;   /* glibc's signal(): BSD semantics */
+	sigemptyset(&act.sa_mask);
+	if (sigaction(sig, &act, &old) != 0)
+		return SIG_ERR;
+	return (old.sa_flags & SA_SIGINFO) ? (sighandler_t)(void (*)(void))old.sa_sigaction
+					    : old.sa_handler;
 }

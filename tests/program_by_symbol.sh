@@ -8,7 +8,9 @@
 #   - std::exit(3) from a thread ends the execution with verdict validation and
 #     the replay tool's exit status 1 (0 with --expect=validation), never 3;
 #   - the same on fibers and on pthreads (the pool's worker threads are made
-#     through the interposer's forwarding, not its managed twin).
+#     through the interposer's forwarding, not its managed twin);
+#   - signal handlers run as nobody: libFuzzer with -timeout=1 for 3 s reports
+#     no timeout (its alarm handler reads the real clock even while a fiber runs).
 dir=$1
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
@@ -33,4 +35,14 @@ for backend in fiber pthread; do
 	"$dir/cxx_outside_world_exit_replay" --quiet --expect=validation "$tmp/empty" > /dev/null 2>&1 ||
 		fail "$backend: --expect=validation"
 done
-echo "program_by_symbol: sleeps and clocks logical, std::exit(3) -> validation, fibers and pthreads"
+# libFuzzer's SIGALRM handler reads system_clock, maybe while a fiber is current: it
+# must see the real clock (handlers run as nobody), not report a timeout of minus
+# 25 years.  -timeout=1 arms the alarm every second.
+unset WEFT_BACKEND
+if [ -x "$dir/cxx_outside_world_fuzz" ]; then
+	(cd "$tmp" && "$dir/cxx_outside_world_fuzz" -seed=1 -timeout=1 -max_total_time=3 \
+		> "$tmp/fuzz.log" 2>&1) || { tail -20 "$tmp/fuzz.log"; fail "fuzzing with -timeout=1 failed"; }
+	grep -q "ALARM\|timeout" "$tmp/fuzz.log" && { tail -20 "$tmp/fuzz.log"; fail "spurious timeout"; }
+	grep -q "^Done [0-9]* runs" "$tmp/fuzz.log" || { tail "$tmp/fuzz.log"; fail "fuzzing did not finish"; }
+fi
+echo "program_by_symbol: sleeps and clocks logical, std::exit(3) -> validation, fibers and pthreads; no spurious timeout"
