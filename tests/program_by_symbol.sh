@@ -27,6 +27,10 @@ for backend in fiber pthread; do
 	grep -q "^weft-replay: scheduler backend $backend " "$tmp/out" ||
 		fail "$backend: ran on another backend"
 	[ $((end - start)) -lt 3 ] || fail "$backend: 7 logical seconds took $((end - start)) s"
+	# The worker's std::thread state is freed by the thread's own end, which exit()
+	# stops: a leak for LeakSanitizer once the stopped thread's stack is reused.
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	export ASAN_OPTIONS
 	"$dir/cxx_outside_world_exit_replay" "$tmp/empty" > "$tmp/out" 2>&1
 	rc=$?
 	[ $rc -eq 1 ] || fail "$backend: replay exited $rc after std::exit(3) in a thread, want 1"
