@@ -108,14 +108,18 @@ static sched_shared *table_of(sched_exec *exec)
 {
 	if (__builtin_expect(!exec->shared, 0)) {
 		exec->shared = calloc(1, sizeof *exec->shared);
-		if (!exec->shared)
+		if (!exec->shared) {
+			weft_impl_current = NULL;   /* weft's abort, not a program's */
 			abort();
+		}
 		exec->shared->gen = 1;
 	}
 	if (__builtin_expect(exec->cfg.races && !exec->shared->shadow, 0)) {
 		exec->shared->shadow = calloc(TABLE_SIZE, sched_shadow_size);
-		if (!exec->shared->shadow)
+		if (!exec->shared->shadow) {
+			weft_impl_current = NULL;   /* weft's abort, not a program's */
 			abort();
+		}
 	}
 	return exec->shared;
 }
