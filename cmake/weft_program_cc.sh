@@ -15,9 +15,9 @@
 # read-only ones are left alone.  Both gcc and clang objects (ELF) work.
 #
 # Fibers or threads: an object with thread-local data (.tdata, .tbss) or that
-# calls for thread identity itself (pthread_self, pthread_getspecific,
-# pthread_setspecific, pthread_key_create, gettid: the drop-in header renames
-# pthread_self, so what is left was taken by address or declared otherwise) gets
+# calls for thread identity itself (pthread_getspecific, pthread_setspecific,
+# pthread_key_create, gettid; pthread_self is caught by symbol in programs,
+# harness/program_interpose.c, and answers the managed thread's handle) gets
 # the weak symbol weft_program_needs_threads; harness/program_main.c then
 # flags the target WEFT_TARGET_REAL_THREADS and it runs on pthreads.  Without
 # it a program runs on fibers (runner/runner.c), ~20x faster.
@@ -41,7 +41,7 @@ renames=$("$objdump" -h "$out" | awk '
 needs=
 if "$objdump" -h "$out" | awk '$2 ~ /^\.t(data|bss)/ { found = 1 } END { exit !found }' ||
    "$objdump" -t "$out" | awk '$2 == "*UND*" || $3 == "*UND*" { print $NF }' |
-	grep -Eqx 'pthread_(self|getspecific|setspecific|key_create)|gettid'; then
+	grep -Eqx 'pthread_(getspecific|setspecific|key_create)|gettid'; then
 	needs="--add-symbol weft_program_needs_threads=.text:0,weak,object"
 fi
 [ -n "$renames$needs" ] || exit 0

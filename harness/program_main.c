@@ -41,7 +41,13 @@
 #define WEFT_PROGRAM_NAME "program"
 #endif
 
-int weft_program_main(int argc, char **argv);
+/*
+ * The program's main, renamed: C's (any spelling), or C++'s `int main(int,
+ * char **)` (C linkage from weft/dropin.h's declaration), or C++'s `int
+ * main()`, an overload with C++ linkage found by its Itanium-mangled name.
+ */
+int weft_program_main(int argc, char **argv) __attribute__((weak));
+int weft_program_main_cxx(void) __asm__("_Z17weft_program_mainv") __attribute__((weak));
 
 /* The linker's bounds of the program's renamed sections (absent: NULL). */
 extern char __start_weft_prog_data[] __attribute__((weak));
@@ -129,6 +135,8 @@ static int run_program_main(void)
 	weft_program_env_reset();   /* the logical clock to its epoch */
 	char name[] = WEFT_PROGRAM_NAME;
 	char *argv[] = { name, NULL };
+	if (!weft_program_main)
+		return weft_program_main_cxx();
 	return weft_program_main(1, argv);
 }
 

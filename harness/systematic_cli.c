@@ -68,6 +68,8 @@ static void usage(FILE *out, const char *argv0, const weft_target *t)
 		"%s_fuzz and %s_replay replay.  Scenarios run smallest first; with\n"
 		"--preemptions, bounds 0, 1, ... in turn, so a failure has the fewest preemptions.\n"
 		"Thread counts and operations are limited to the target's own bounds.\n"
+		"At most 32 managed threads (a program: main and 31 it starts; fuzzing runs 128):\n"
+		"an execution with more stops the search with an error (exit 2).\n"
 		"Exit status: 0 all interleavings fine, 1 a failure found, 2 bad usage or\n"
 		"error, 3 --max-executions reached first.\n\noptions:\n",
 		argv0, t->name, t->name, t->name);

@@ -189,6 +189,23 @@ void Instrumenter::add_ranges(MemIntrinsic *mi, SmallVectorImpl<Access> &ranges)
 					nullptr});
 }
 
+/*
+ * A pointer accessed as an integer: clang lowers C++'s std::atomic<T *>
+ * (libstdc++'s __atomic_store_n on a T * member) to i64 atomics on a bitcast
+ * of the T ** address, storing ptrtoint values.  Its value must be recorded as
+ * a pointer (NULL / non-NULL), never as an address (determinism).  LLVM 14's
+ * typed pointers say what the address points to.
+ */
+static bool holds_pointer(Value *ptr, Value *stored)
+{
+	if (stored && isa<PtrToIntOperator>(stored))
+		return true;
+	while (auto *cast = dyn_cast<BitCastOperator>(ptr))   /* not GEPs: a struct's first field */
+		ptr = cast->getOperand(0);
+	auto *type = dyn_cast<PointerType>(ptr->getType());
+	return type && !type->isOpaque() && type->getPointerElementType()->isPointerTy();
+}
+
 /* Is `i` an access to instrument?  Fills `a`. */
 bool Instrumenter::classify(Instruction &i, Access &a)
 {
@@ -223,7 +240,7 @@ bool Instrumenter::classify(Instruction &i, Access &a)
 	} else {
 		return false;
 	}
-	if (a.type->isPointerTy())
+	if (a.type->isPointerTy() || holds_pointer(a.ptr, a.stored))
 		a.flags |= kFlagPointer;
 	/* an atomic is a switch point wherever it points: other threads see it by design */
 	return a.order != kOrderPlain || may_be_shared(a.ptr);
@@ -271,7 +288,7 @@ Value *Instrumenter::as_u64(IRBuilder<> &b, Value *v, unsigned &flags)
 	if (!v)
 		return ConstantInt::get(i64, 0);
 	Type *t = v->getType();
-	if (t->isPointerTy())
+	if (t->isPointerTy() || (flags & kFlagPointer))   /* a pointer, maybe as an integer */
 		return b.CreateZExt(b.CreateIsNotNull(v), i64);
 	if (t->isIntegerTy())
 		return t->getIntegerBitWidth() <= 64 ? b.CreateZExt(v, i64) : b.CreateTrunc(v, i64);
@@ -279,7 +296,6 @@ Value *Instrumenter::as_u64(IRBuilder<> &b, Value *v, unsigned &flags)
 		unsigned bits = t->getPrimitiveSizeInBits().getFixedSize();
 		return b.CreateZExt(b.CreateBitCast(v, b.getIntNTy(bits)), i64);
 	}
-	(void)flags;
 	return ConstantInt::get(i64, 0);
 }
 

@@ -116,6 +116,7 @@ static int program_stdout_wanted(void)
 		if (e && *e && strcmp(e, "0") != 0 && strcmp(e, "1") != 0) {
 			fprintf(stderr, "weft: WEFT_PROGRAM_STDOUT=%s: use 1 (the program's stdout "
 				"shown) or 0 (quiet, default)\n", e);
+			weft_impl_current = NULL;   /* weft's exit, not the program's: the process ends */
 			exit(2);
 		}
 		wanted = e && strcmp(e, "1") == 0;

@@ -103,19 +103,26 @@ static shared_slot *slot_of(sched_shared *s, uintptr_t granule, bool create)
 	}
 }
 
+/* weft's abort, not a program's (harness/program_interpose.c catches abort()); cold. */
+__attribute__((noreturn, cold, noinline)) static void out_of_memory(void)
+{
+	weft_impl_current = NULL;
+	abort();
+}
+
 /* The table, made on the first instrumented access (with the shadow if races are checked). */
 static sched_shared *table_of(sched_exec *exec)
 {
 	if (__builtin_expect(!exec->shared, 0)) {
 		exec->shared = calloc(1, sizeof *exec->shared);
 		if (!exec->shared)
-			abort();
+			out_of_memory();
 		exec->shared->gen = 1;
 	}
 	if (__builtin_expect(exec->cfg.races && !exec->shared->shadow, 0)) {
 		exec->shared->shadow = calloc(TABLE_SIZE, sched_shadow_size);
 		if (!exec->shared->shadow)
-			abort();
+			out_of_memory();
 	}
 	return exec->shared;
 }

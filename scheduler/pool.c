@@ -77,7 +77,16 @@ static int start_worker(sched_thread *t)
 	sigaddset(&block, SIGUSR1);
 	sigaddset(&block, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
+	/*
+	 * A program's pthread_create may be weft's interposer (harness/
+	 * program_interpose.c), which sends a managed thread's calls to the
+	 * managed twin; this one, made for a managed thread that spawns, must be
+	 * the real call: it is made as nobody.
+	 */
+	struct weft_impl_thread *caller = weft_impl_current;
+	weft_impl_current = NULL;
 	int rc = pthread_create(&t->pthread, NULL, worker_main, t);
+	weft_impl_current = caller;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc == 0 ? 0 : -1;
 }

@@ -82,6 +82,7 @@ static __attribute__((noinline)) void trace_grow(sched_trace *t)
 	sched_event *ev = realloc(t->events, cap * sizeof *ev);
 	if (!ev) {
 		fputs("weft: out of memory growing the trace\n", stderr);
+		weft_impl_current = NULL;   /* weft's abort, not a program's (program_interpose.c) */
 		abort();
 	}
 	t->events = ev;

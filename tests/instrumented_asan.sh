@@ -31,6 +31,12 @@ for f in "$dir"/*.bin; do
 			grep -q "^==weft== FAIL error in .*the process died during this execution" ||
 			{ cat "$tmp/log"; fail "$f: no weft report after ASan's"; }
 		grep -q "^interleaving:" "$tmp/log" || fail "$f: weft's report has no interleaving"
+		# on pthreads, ASan knows the worker threads: the program's pthread_create
+		# (harness/program_interpose.c) forwards to ASan's interceptor
+		if [ "${WEFT_BACKEND:-}" = pthread ]; then
+			grep -A1 "^Thread T1 created by T0 here:" "$tmp/log" | grep -q "__interceptor_pthread_create" ||
+				{ cat "$tmp/log"; fail "$f: ASan did not see weft's worker created"; }
+		fi
 		"$fixed" --quiet --expect=pass "$f" > "$tmp/log" 2>&1 || { cat "$tmp/log"; fail "$f: fixed, want pass"; }
 		n=$((n + 1)) ;;
 	esac

@@ -24,6 +24,11 @@ grep -q '^==weft== FAIL validation in watchdog_buggy: thread 2 called exit(3)$' 
 grep -q 'giving up\|job done\|waited' "$tmp/out" && fail "the program's stdout was not quiet"
 "$dir/watchdog_fixed_replay" "$tmp/empty" "$repro" > "$tmp/quiet" 2>&1 || fail "fixed variant failed"
 grep -q 'job done\|waited' "$tmp/quiet" && fail "the fixed program's stdout was not quiet"
+# weft's own exit during an execution (a misspelt variable) ends the process, status 2,
+# though exit() is caught by symbol (harness/program_interpose.c)
+WEFT_PROGRAM_STDOUT=yes "$dir/watchdog_buggy_replay" "$tmp/empty" > "$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || { cat "$tmp/out"; fail "WEFT_PROGRAM_STDOUT=yes: exit $rc, want 2"; }
 start=$(date +%s)
 for i in 1 2 3; do
 	{ WEFT_PROGRAM_STDOUT=1 "$dir/watchdog_buggy_replay" "$tmp/empty"

@@ -19,8 +19,10 @@
  * Also exit, _Exit, abort, sleep, usleep, nanosleep, clock_gettime, time,
  * gettimeofday and the program's stdout (printf, puts, putchar, vprintf and
  * any use of `stdout`): <weft/program.h> says what each does in an execution.
- * These are renames only: calls from other objects (libraries) or through
- * function pointers are the real ones; no symbol is interposed.
+ * These renames give each call its file and line as its site.  Programs built
+ * by weft_add_program also get the same calls by symbol
+ * (harness/program_interpose.c), so libraries, objects built without this
+ * header and C++ go through weft too, with one site per function.
  *
  * Not covered: atomic_flag_*, atomic_thread_fence (no switch point needed
  * under sequential consistency), function pointers to the renamed functions
@@ -32,6 +34,20 @@
  */
 #ifndef WEFT_DROPIN_H
 #define WEFT_DROPIN_H
+
+#ifdef __cplusplus
+/*
+ * C++: no renames at all (they would break std::exit, std::time and the
+ * standard headers' own declarations).  std::thread, std::mutex,
+ * std::condition_variable, sleeps, clocks and exits reach weft by symbol
+ * (harness/program_interpose.c, linked by weft_add_program); std::atomic is a
+ * switch point through the pass (WEFT_INSTRUMENTED).  The one thing the header
+ * does is give the renamed main C linkage, so the glue finds it: `int
+ * main(int, char **)` matches the declaration below; `int main()` is another
+ * overload, which harness/program_main.c finds by its mangled name.
+ */
+extern "C" int weft_program_main(int argc, char **argv);
+#else
 
 #ifdef WEFT_NO_INSTRUMENT
 #error "weft/dropin.h instruments code; do not combine it with WEFT_NO_INSTRUMENT"
@@ -193,5 +209,7 @@
 	weft_expected_old_; })
 
 #endif /* WEFT_INSTRUMENTED */
+
+#endif /* __cplusplus */
 
 #endif /* WEFT_DROPIN_H */

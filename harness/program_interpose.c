@@ -1,0 +1,409 @@
+/*
+ * harness/program_interpose.c - the calls a whole program makes, caught by
+ * symbol (issue 22), as sanitizer runtimes catch theirs: C++'s std::thread,
+ * std::mutex and std::condition_variable (which call pthread_* from inline
+ * headers and from libstdc++.so), code in other translation units, sleeps,
+ * clocks and exits all go through weft without any header or macro.
+ *
+ * Design.  This object is linked only into the executables weft_add_program
+ * makes (never into libweft, whose exported surface stays weft_* only), and
+ * defines the POSIX and C symbols below.  The executable's definition wins
+ * over libc's at link time (the program's own objects) and at load time
+ * (libstdc++.so binds to the executable's exported copy; the link exports
+ * them with --dynamic-list=cmake/weft_program_interpose.list).
+ *
+ * Each definition asks one question: is the caller a managed thread
+ * (weft_impl_current set)?  Yes: the managed twin (<weft/sync.h>,
+ * <weft/program.h>) with one fixed site per function (its name, line 0: the
+ * caller's file and line are not known by symbol, and addresses may not reach
+ * a trace).  No: the real function.  Code built with <weft/dropin.h> (C
+ * programs) keeps calling the twins directly through its macros, with their
+ * file and line: for it nothing changes.
+ *
+ * The real function: if a sanitizer runtime intercepts the symbol too
+ * (clang's static ASan defines pthread_create and others as weak aliases of
+ * __interceptor_pthread_create ...; gcc's libasan.so exports the same names),
+ * the weak reference __interceptor_NAME is set and we call it, so ASan keeps
+ * seeing every real thread and lock; else dlsym(RTLD_NEXT), i.e. libc's
+ * (pthread_cond_* by version GLIBC_2.3.2: dlsym alone can give the old
+ * LinuxThreads-compatible one).  Resolved once per function, lazily.
+ *
+ * weft's own calls: libweft is linked into the same executable, so its calls
+ * bind here too.  Outside an execution they are forwarded.  Inside one, libweft
+ * calls only the managed-twin-free functions, and the one real call it makes
+ * for a managed thread (scheduler/pool.c starting a worker pthread when a
+ * program spawns) runs with weft_impl_current cleared, so it is forwarded:
+ * nothing recurses.
+ *
+ * Signal handlers are nobody's: a handler may run on the controlling thread
+ * while a fiber is current (libFuzzer's SIGALRM timeout check reads
+ * system_clock and would get the logical clock: a spurious "timeout after
+ * -795605679 seconds"; its stack printer calls pthread_self).  So sigaction()
+ * and signal() are caught too: every handler is installed behind a trampoline
+ * that clears weft_impl_current while the handler runs, and the handler the
+ * caller gave is what `old` reports back.  Handlers that end the process
+ * (libFuzzer's timeout and crash paths) use _Exit, which is not caught.
+ *
+ * Not caught: pthread_mutex_init/destroy and pthread_cond_init/destroy
+ * (libweft calls the real ones from the twins; std::mutex and
+ * std::condition_variable use static initialisers), semaphores, rwlock
+ * timed waits, clock_nanosleep, _Exit, quick_exit.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "weft/program.h"
+#include "weft/sync.h"
+
+/* ---- the real function ---- */
+
+/* Resolve `name`: the sanitizer's interceptor if any, else the next definition. */
+static void *real_function(const char *name, void *interceptor, const char *version)
+{
+	if (interceptor)
+		return interceptor;
+	void *f = version ? dlvsym(RTLD_NEXT, name, version) : NULL;
+	if (!f)
+		f = dlsym(RTLD_NEXT, name);
+	if (!f) {
+		static const char msg[] = "weft: a real function of the program's is missing\n";
+		(void)!write(2, msg, sizeof msg - 1);
+		_exit(2);
+	}
+	return f;
+}
+
+/*
+ * REAL(type, name, version): a pointer to the real `name`, resolved on first
+ * use.  A race between two first uses stores the same value twice: relaxed
+ * atomics make that well defined.
+ */
+#define REAL(type, name, version) __extension__({                                  \
+	static type real_;                                                         \
+	type f_ = __atomic_load_n(&real_, __ATOMIC_RELAXED);                       \
+	if (!f_) {                                                                 \
+		f_ = (type)real_function(#name, (void *)__interceptor_##name, version); \
+		__atomic_store_n(&real_, f_, __ATOMIC_RELAXED);                    \
+	}                                                                          \
+	f_; })
+
+/* One site per function: its name as the file, line 0 (the caller is unknown). */
+#define SITE(name, kind) __extension__({                                           \
+	static weft_site site_ = { #name, 0, (kind), 0 }; &site_; })
+
+#define INTERCEPTOR(ret, name, params) \
+	extern ret __interceptor_##name params __attribute__((weak))
+
+INTERCEPTOR(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *));
+INTERCEPTOR(int, pthread_join, (pthread_t, void **));
+INTERCEPTOR(int, pthread_detach, (pthread_t));
+INTERCEPTOR(void, pthread_exit, (void *));
+INTERCEPTOR(pthread_t, pthread_self, (void));
+INTERCEPTOR(int, pthread_mutex_lock, (pthread_mutex_t *));
+INTERCEPTOR(int, pthread_mutex_trylock, (pthread_mutex_t *));
+INTERCEPTOR(int, pthread_mutex_unlock, (pthread_mutex_t *));
+INTERCEPTOR(int, pthread_cond_wait, (pthread_cond_t *, pthread_mutex_t *));
+INTERCEPTOR(int, pthread_cond_timedwait, (pthread_cond_t *, pthread_mutex_t *,
+					   const struct timespec *));
+INTERCEPTOR(int, pthread_cond_signal, (pthread_cond_t *));
+INTERCEPTOR(int, pthread_cond_broadcast, (pthread_cond_t *));
+INTERCEPTOR(int, pthread_rwlock_rdlock, (pthread_rwlock_t *));
+INTERCEPTOR(int, pthread_rwlock_tryrdlock, (pthread_rwlock_t *));
+INTERCEPTOR(int, pthread_rwlock_wrlock, (pthread_rwlock_t *));
+INTERCEPTOR(int, pthread_rwlock_trywrlock, (pthread_rwlock_t *));
+INTERCEPTOR(int, pthread_rwlock_unlock, (pthread_rwlock_t *));
+INTERCEPTOR(int, sched_yield, (void));
+INTERCEPTOR(unsigned, sleep, (unsigned));
+INTERCEPTOR(int, usleep, (useconds_t));
+INTERCEPTOR(int, nanosleep, (const struct timespec *, struct timespec *));
+INTERCEPTOR(int, clock_gettime, (clockid_t, struct timespec *));
+INTERCEPTOR(time_t, time, (time_t *));
+INTERCEPTOR(int, gettimeofday, (struct timeval *, void *));
+INTERCEPTOR(void, exit, (int));
+INTERCEPTOR(void, abort, (void));
+INTERCEPTOR(int, sigaction, (int, const struct sigaction *, struct sigaction *));
+
+#define GLIBC_COND "GLIBC_2.3.2"   /* the NPTL condition variables (x86-64) */
+
+typedef int (*mutex_fn)(pthread_mutex_t *);
+typedef int (*cond_fn)(pthread_cond_t *);
+typedef int (*rwlock_fn)(pthread_rwlock_t *);
+
+/* ---- threads ---- */
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
+{
+	if (weft_impl_current)
+		return weft_thread_create_at(t, attr, start, arg, SITE(pthread_create, WEFT_ACCESS_SPAWN));
+	typedef int (*fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	return REAL(fn, pthread_create, NULL)(t, attr, start, arg);
+}
+
+int pthread_join(pthread_t t, void **retval)
+{
+	if (weft_impl_current)
+		return weft_thread_join_at(t, retval, SITE(pthread_join, WEFT_ACCESS_JOIN));
+	typedef int (*fn)(pthread_t, void **);
+	return REAL(fn, pthread_join, NULL)(t, retval);
+}
+
+int pthread_detach(pthread_t t)
+{
+	if (weft_impl_current)
+		return weft_thread_detach(t);
+	typedef int (*fn)(pthread_t);
+	return REAL(fn, pthread_detach, NULL)(t);
+}
+
+void pthread_exit(void *retval)
+{
+	if (weft_impl_current)
+		weft_thread_exit(retval);
+	typedef void (*fn)(void *) __attribute__((noreturn));
+	REAL(fn, pthread_exit, NULL)(retval);
+}
+
+pthread_t pthread_self(void)
+{
+	if (weft_impl_current)
+		return weft_thread_self();
+	typedef pthread_t (*fn)(void);
+	return REAL(fn, pthread_self, NULL)();
+}
+
+int sched_yield(void)
+{
+	if (weft_impl_current)
+		return weft_sched_yield_at(SITE(sched_yield, WEFT_ACCESS_YIELD));
+	typedef int (*fn)(void);
+	return REAL(fn, sched_yield, NULL)();
+}
+
+/* ---- mutexes ---- */
+
+int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	if (weft_impl_current)
+		return weft_mutex_lock_at(m, SITE(pthread_mutex_lock, WEFT_ACCESS_LOCK));
+	return REAL(mutex_fn, pthread_mutex_lock, NULL)(m);
+}
+
+int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	if (weft_impl_current)
+		return weft_mutex_trylock_at(m, SITE(pthread_mutex_trylock, WEFT_ACCESS_TRYLOCK));
+	return REAL(mutex_fn, pthread_mutex_trylock, NULL)(m);
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	if (weft_impl_current)
+		return weft_mutex_unlock_at(m, SITE(pthread_mutex_unlock, WEFT_ACCESS_UNLOCK));
+	return REAL(mutex_fn, pthread_mutex_unlock, NULL)(m);
+}
+
+/* ---- condition variables ---- */
+
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	if (weft_impl_current)
+		return weft_cond_wait_at(c, m, NULL, SITE(pthread_cond_wait, WEFT_ACCESS_WAIT));
+	typedef int (*fn)(pthread_cond_t *, pthread_mutex_t *);
+	return REAL(fn, pthread_cond_wait, GLIBC_COND)(c, m);
+}
+
+int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
+{
+	if (weft_impl_current)
+		return weft_cond_wait_at(c, m, abstime, SITE(pthread_cond_timedwait, WEFT_ACCESS_WAIT));
+	typedef int (*fn)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+	return REAL(fn, pthread_cond_timedwait, GLIBC_COND)(c, m, abstime);
+}
+
+int pthread_cond_signal(pthread_cond_t *c)
+{
+	if (weft_impl_current)
+		return weft_cond_signal_at(c, SITE(pthread_cond_signal, WEFT_ACCESS_SIGNAL));
+	return REAL(cond_fn, pthread_cond_signal, GLIBC_COND)(c);
+}
+
+int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	if (weft_impl_current)
+		return weft_cond_broadcast_at(c, SITE(pthread_cond_broadcast, WEFT_ACCESS_BROADCAST));
+	return REAL(cond_fn, pthread_cond_broadcast, GLIBC_COND)(c);
+}
+
+/* ---- read-write locks (std::shared_mutex) ---- */
+
+int pthread_rwlock_rdlock(pthread_rwlock_t *l)
+{
+	if (weft_impl_current)
+		return weft_rwlock_rdlock_at(l, 0, SITE(pthread_rwlock_rdlock, WEFT_ACCESS_RDLOCK));
+	return REAL(rwlock_fn, pthread_rwlock_rdlock, NULL)(l);
+}
+
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+	if (weft_impl_current)
+		return weft_rwlock_rdlock_at(l, 1, SITE(pthread_rwlock_tryrdlock, WEFT_ACCESS_RDLOCK));
+	return REAL(rwlock_fn, pthread_rwlock_tryrdlock, NULL)(l);
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t *l)
+{
+	if (weft_impl_current)
+		return weft_rwlock_wrlock_at(l, 0, SITE(pthread_rwlock_wrlock, WEFT_ACCESS_LOCK));
+	return REAL(rwlock_fn, pthread_rwlock_wrlock, NULL)(l);
+}
+
+int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+	if (weft_impl_current)
+		return weft_rwlock_wrlock_at(l, 1, SITE(pthread_rwlock_trywrlock, WEFT_ACCESS_TRYLOCK));
+	return REAL(rwlock_fn, pthread_rwlock_trywrlock, NULL)(l);
+}
+
+int pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	if (weft_impl_current)
+		return weft_rwlock_unlock_at(l, SITE(pthread_rwlock_unlock, WEFT_ACCESS_UNLOCK));
+	return REAL(rwlock_fn, pthread_rwlock_unlock, NULL)(l);
+}
+
+/* ---- sleeps and clocks (the logical clock of <weft/program.h>) ---- */
+
+unsigned sleep(unsigned s)
+{
+	if (weft_impl_current)
+		return (unsigned)weft_sleep_ns_at(1000000000ull * s, SITE(sleep, WEFT_ACCESS_SEM_WAIT));
+	typedef unsigned (*fn)(unsigned);
+	return REAL(fn, sleep, NULL)(s);
+}
+
+int usleep(useconds_t us)
+{
+	if (weft_impl_current)
+		return weft_sleep_ns_at(1000ull * us, SITE(usleep, WEFT_ACCESS_SEM_WAIT));
+	typedef int (*fn)(useconds_t);
+	return REAL(fn, usleep, NULL)(us);
+}
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	if (weft_impl_current) {
+		unsigned long long ns = 1000000000ull * (unsigned long long)req->tv_sec +
+					(unsigned long long)req->tv_nsec;
+		return weft_sleep_ns_at(ns, SITE(nanosleep, WEFT_ACCESS_SEM_WAIT));
+	}
+	typedef int (*fn)(const struct timespec *, struct timespec *);
+	return REAL(fn, nanosleep, NULL)(req, rem);
+}
+
+int clock_gettime(clockid_t clock, struct timespec *now)
+{
+	if (weft_impl_current)
+		return weft_clock_gettime(clock, now);
+	typedef int (*fn)(clockid_t, struct timespec *);
+	return REAL(fn, clock_gettime, NULL)(clock, now);
+}
+
+time_t time(time_t *now)
+{
+	if (weft_impl_current)
+		return weft_time(now);
+	typedef time_t (*fn)(time_t *);
+	return REAL(fn, time, NULL)(now);
+}
+
+int gettimeofday(struct timeval *restrict now, void *restrict zone)
+{
+	if (weft_impl_current)
+		return weft_gettimeofday(now, zone);
+	typedef int (*fn)(struct timeval *, void *);
+	return REAL(fn, gettimeofday, NULL)(now, zone);
+}
+
+/* ---- exits ---- */
+
+void exit(int status)
+{
+	if (weft_impl_current)
+		weft_exit(status);
+	typedef void (*fn)(int) __attribute__((noreturn));
+	REAL(fn, exit, NULL)(status);
+}
+
+void abort(void)
+{
+	if (weft_impl_current)
+		weft_abort();
+	typedef void (*fn)(void) __attribute__((noreturn));
+	REAL(fn, abort, NULL)();
+}
+
+/* ---- signal handlers run as nobody ---- */
+
+static struct sigaction handlers[NSIG];   /* what each signal's installer asked for */
+
+static void run_as_nobody(int sig, siginfo_t *info, void *context)
+{
+	struct weft_impl_thread *self = weft_impl_current;
+	weft_impl_current = NULL;
+	const struct sigaction *h = &handlers[sig];
+	if (h->sa_flags & SA_SIGINFO)
+		h->sa_sigaction(sig, info, context);
+	else
+		h->sa_handler(sig);
+	weft_impl_current = self;
+}
+
+static int is_handler(const struct sigaction *a)
+{
+	return (a->sa_flags & SA_SIGINFO) ||
+	       (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	typedef int (*fn)(int, const struct sigaction *, struct sigaction *);
+	fn real = REAL(fn, sigaction, NULL);
+	if (sig <= 0 || sig >= NSIG)
+		return real(sig, act, old);
+	struct sigaction before = handlers[sig], wrapped;
+	if (act && is_handler(act)) {
+		handlers[sig] = *act;   /* before the trampoline can run */
+		wrapped = *act;
+		wrapped.sa_flags |= SA_SIGINFO;
+		wrapped.sa_sigaction = run_as_nobody;
+		act = &wrapped;
+	}
+	int rc = real(sig, act, old);
+	if (rc != 0)
+		handlers[sig] = before;
+	else if (old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction == run_as_nobody)
+		*old = before;          /* the caller sees its own handler, not ours */
+	return rc;
+}
+
+sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction act, old;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = handler;
+	act.sa_flags = SA_RESTART;   /* glibc's signal(): BSD semantics */
+	sigemptyset(&act.sa_mask);
+	if (sigaction(sig, &act, &old) != 0)
+		return SIG_ERR;
+	return (old.sa_flags & SA_SIGINFO) ? (sighandler_t)(void (*)(void))old.sa_sigaction
+					    : old.sa_handler;
+}
