@@ -92,9 +92,24 @@ function(weft_add_program name)
     DEFINES ${ARG_DEFINES} WEFT_PROGRAM_NAME="${name}"
     COMPILE_OPTIONS -include ${WEFT_INCLUDE_DIR}/weft/dropin.h -Dmain=weft_program_main
                     -UNDEBUG ${ARG_COMPILE_OPTIONS})
+  # The calls of libraries and C++'s standard library caught by symbol
+  # (program_interpose.c): one object per project, its own target so that neither
+  # the drop-in flags nor the globals launcher touch it, and without coverage.
+  if(NOT TARGET weft_program_interpose_objects)
+    add_library(weft_program_interpose_objects OBJECT ${WEFT_HARNESS_DIR}/program_interpose.c)
+    set_target_properties(weft_program_interpose_objects PROPERTIES C_STANDARD 11 C_EXTENSIONS ON)
+    target_link_libraries(weft_program_interpose_objects PRIVATE weft::weft)
+    if(COMMAND weft_without_coverage)
+      weft_without_coverage(weft_program_interpose_objects)
+    endif()
+  endif()
   foreach(kind replay fuzz)
     if(TARGET ${name}_${kind})
-      target_sources(${name}_${kind} PRIVATE ${WEFT_HARNESS_DIR}/program_main.c)
+      target_sources(${name}_${kind} PRIVATE ${WEFT_HARNESS_DIR}/program_main.c
+                     $<TARGET_OBJECTS:weft_program_interpose_objects>)
+      target_link_libraries(${name}_${kind} PRIVATE ${CMAKE_DL_LIBS})
+      target_link_options(${name}_${kind} PRIVATE
+        "LINKER:--dynamic-list=${WEFT_CMAKE_DIR}/weft_program_interpose.list")
       set_target_properties(${name}_${kind} PROPERTIES C_COMPILER_LAUNCHER
         "sh;${WEFT_CMAKE_DIR}/weft_program_cc.sh;${CMAKE_OBJCOPY};${CMAKE_OBJDUMP}")
     endif()

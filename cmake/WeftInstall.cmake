@@ -32,6 +32,7 @@ install(TARGETS weft EXPORT weftTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBD
 install(TARGETS weft-check RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/weft DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES harness/fuzz_libfuzzer.c harness/replay_main.c harness/program_main.c
+              harness/program_interpose.c
         DESTINATION ${weft_harness_dir})
 install(PROGRAMS scripts/weft_reduce.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-reduce)
 install(PROGRAMS scripts/weft_campaign.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-campaign)
@@ -47,6 +48,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
               cmake/WeftFuzzEngine.cmake cmake/WeftAddFuzzTarget.cmake
               cmake/afl_instrument_nothing.txt cmake/weft_program_cc.sh
+              cmake/weft_program_interpose.list
         DESTINATION ${weft_cmake_dir})
 
 # weft.pc finds its prefix from where it is (${pcfiledir}), so the same file serves a

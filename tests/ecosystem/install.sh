@@ -120,6 +120,8 @@ EOF
 build_example program gcc "" "$tmp/program"
 px=$tmp/example-program
 objdump -h "$px/account_buggy_replay" | grep -q weft_prog_bss || fail "the program's globals are not in weft_prog_bss"
+nm -D --defined-only "$px/account_buggy_replay" | grep -qw pthread_create ||
+	fail "the program does not export weft's pthread_create (program_interpose.c not linked)"
 account=$root/corpus/pthread_account/check-then-act.assertion.bin
 "$px/account_buggy_replay" --quiet --expect=assertion "$account" 2>/dev/null || fail "program: buggy does not fail $account"
 "$px/account_fixed_replay" --quiet "$account" 2>/dev/null || fail "program: fixed fails $account"
