@@ -43,7 +43,7 @@ const char *report_access_name(unsigned kind)
 		[WEFT_ACCESS_WAIT] = "wait", [WEFT_ACCESS_SIGNAL] = "signal",
 		[WEFT_ACCESS_BROADCAST] = "broadcast", [WEFT_ACCESS_SEM_WAIT] = "sem_wait",
 		[WEFT_ACCESS_SEM_POST] = "sem_post", [WEFT_ACCESS_SPAWN] = "spawn",
-		[WEFT_ACCESS_JOIN] = "join",
+		[WEFT_ACCESS_JOIN] = "join", [WEFT_ACCESS_FENCE] = "fence",
 	};
 	return kind < WEFT_ACCESS_KIND_COUNT && names[kind] ? names[kind] : "?";
 }

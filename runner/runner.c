@@ -32,6 +32,7 @@ struct weft_runner {
 	uint8_t accesses;              /* enum sched_accesses, from WEFT_ACCESSES */
 	char backend_why[200];         /* why pthreads when fibers were the default, or "" */
 	bool races;                    /* WEFT_RACES=1: the data-race verdict */
+	uint8_t memory;                /* WEFT_MEMORY: enum sched_memory (scheduler/memory.h) */
 	input_choices choices;
 	input_scenario scenario;
 	input_plan_reader plan;
@@ -130,6 +131,24 @@ static uint8_t choose_accesses(void)
  * through its own symptom (an assertion, ASan's report) unless asked; anything
  * else stops the process (exit 2).
  */
+/*
+ * The memory model of the atomics (scheduler/memory.h): WEFT_MEMORY=sc|c11;
+ * unset or empty = c11, so that the fuzz binaries find the bugs of weak
+ * memory orders by default (code that uses seq_cst only behaves as under sc:
+ * its loads have one store to read, and no byte is consumed).  A misspelt
+ * value stops the process (exit 2).
+ */
+static uint8_t choose_memory(void)
+{
+	const char *env = getenv("WEFT_MEMORY");
+	if (!env || !*env || strcmp(env, "c11") == 0)
+		return SCHED_MEMORY_C11;
+	if (strcmp(env, "sc") == 0)
+		return SCHED_MEMORY_SC;
+	fprintf(stderr, "weft: WEFT_MEMORY=%s is not a memory model: use sc or c11\n", env);
+	exit(2);
+}
+
 static bool choose_races(void)
 {
 	const char *env = getenv("WEFT_RACES");
@@ -159,6 +178,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 	r->target = target;
 	r->accesses = choose_accesses();
 	r->races = choose_races();
+	r->memory = choose_memory();
 	r->bounds = input_bounds_of(target);
 	sched_pool_init(&r->pool, backend);
 	sched_exec_init(&r->exec, &r->pool);
@@ -495,6 +515,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		.spurious_wakeups = t->spurious_wakeups != 0,
 		.accesses = r->accesses,
 		.races = r->races,
+		.memory = r->memory,
 		.strategy = strategy,
 		.body = run_thread_calls,
 		.body_ctx = r,
