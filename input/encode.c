@@ -9,6 +9,13 @@
  * Two details of the decoder shape the writer: a byte 0x30 ('0') reads as
  * 0x00, so no written byte may be 0x30 unless it means 0; and bytes past the
  * end read as 0, so trailing zeros are never written.
+ *
+ * Run-time data choices (s->data, issue 18: which store a load read) go at
+ * the back, where the back reader takes them while the input runs: the last
+ * byte is the first choice.  Then the scenario's own zeros must be written
+ * (or the front reader would read the choices), and the choices' trailing
+ * zeros (the last ones asked) are left out.  Example: a scenario "ab"
+ * followed by choices 2 (of 3), 0 (of 8), 1 (of 2) writes "ab" 0x01 0x00 0x02.
  */
 #include "scenario.h"
 
@@ -113,6 +120,38 @@ static void put_call(writer *w, const input_scenario *s, const weft_target *t,
 	}
 }
 
+/* A byte written even if it is zero (zeros pending before it first). */
+static void put_now(writer *w, uint8_t b)
+{
+	for (; w->zeros; w->zeros--)
+		if (w->n < w->cap)
+			w->out[w->n++] = 0;
+		else
+			w->ok = 0;
+	if (w->n < w->cap)
+		w->out[w->n++] = b;
+	else
+		w->ok = 0;
+}
+
+/* The data choices, last asked first, each one byte (bounds up to 256). */
+static void put_data(writer *w, const input_scenario *s)
+{
+	unsigned n = s->n_data;
+	while (n > 0 && s->data[n - 1].value == 0)
+		n--;
+	for (unsigned i = n; i-- > 0;) {
+		const input_data *d = &s->data[i];
+		if (d->bound > 256 || d->bound < 2 || d->value >= d->bound ||
+		    (d->value == '0' && d->value + d->bound > 255))
+			w->ok = 0;
+		else if (d->value == 0 || d->value == '0')   /* '0' reads as 0: add the bound */
+			put_now(w, (uint8_t)(d->value ? (d->value + d->bound) % 256 : 0));
+		else
+			put_now(w, (uint8_t)d->value);
+	}
+}
+
 size_t input_scenario_encode(const input_scenario *s, const weft_target *t,
 			       const input_bounds *b, uint8_t *out, size_t cap)
 {
@@ -137,5 +176,6 @@ size_t input_scenario_encode(const input_scenario *s, const weft_target *t,
 				put(&w, more_threads ? INPUT_CONTROL_NEXT_THREAD : INPUT_CONTROL_END_THREADS);
 		}
 	}
+	put_data(&w, s);
 	return w.ok ? w.n : INPUT_ENCODE_FAILED;
 }

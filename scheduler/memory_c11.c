@@ -177,9 +177,14 @@ static int track(struct sched_mem *m, const void *addr, uint64_t raw, bool is_po
 	mem_loc *l = &m->loc[i];
 	l->addr = addr;
 	l->latest = 0;
+	/* every view gets entry i: 0, the message below (views hold stale entries
+	   past n_locs from earlier executions, never read until now) */
 	m->sc.t[i] = 0;
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
 		m->th[t].cur.t[i] = m->th[t].acq.t[i] = m->th[t].rel.t[i] = 0;
+	for (unsigned j = 0; j < i; j++)
+		for (unsigned k = 0; k < SCHED_MEM_HISTORY; k++)
+			m->loc[j].msg[k].view.t[i] = 0;
 	mem_msg *msg = &l->msg[0];
 	msg->raw = raw;
 	msg->view = m->sc;
