@@ -460,6 +460,8 @@ static void fill_result(weft_runner *r, weft_verdict v)
 	res->n_ops = r->scenario.n_calls;
 	res->preemptions = r->exec.preemptions;
 	res->switches = r->exec.switches;
+	const sched_weak_read *weak;
+	res->weak_reads = (unsigned)sched_mem_weak_reads(&r->exec, &weak);
 	res->steps = r->exec.steps;
 	res->trace_hash = sched_trace_hash(&r->exec.trace);
 	res->message = r->message;
@@ -581,6 +583,18 @@ const input_bounds *runner_bounds(const weft_runner *r)
 const sched_trace *runner_trace(const weft_runner *r)
 {
 	return &r->exec.trace;
+}
+
+unsigned runner_data_choices(const weft_runner *r, input_data *out, unsigned cap)
+{
+	unsigned n = r->exec.n_choices < SCHED_MAX_CHOICES ? r->exec.n_choices : SCHED_MAX_CHOICES;
+	if (n > cap)
+		n = cap;
+	for (unsigned i = 0; i < n; i++) {
+		out[i].bound = r->exec.choice[i].bound;
+		out[i].value = r->exec.choice[i].value;
+	}
+	return n;
 }
 
 weft_verdict runner_check_history(weft_runner *r, void *instance, const weft_op_record *ops,
