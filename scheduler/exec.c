@@ -297,6 +297,13 @@ void sched_op_begin(uint32_t call)
 {
 	sched_thread *self = weft_impl_current;
 	sched_call_begin(call);
+	/*
+	 * Operation boundaries are SC fences for the memory model: linearizability
+	 * orders an operation after every one that ended before it began, so the
+	 * harness's own bookkeeping synchronizes them (as a real test harness's
+	 * would); weak behaviour is explored between overlapping operations.
+	 */
+	sched_mem_sync(self);
 	sched_event *e = sched_trace_append(&self->exec->trace, SCHED_EV_OP_BEGIN, (uint8_t)self->id);
 	e->site_id = call;
 	e->value = call;
@@ -305,6 +312,7 @@ void sched_op_begin(uint32_t call)
 void sched_op_end(uint32_t call, int64_t result)
 {
 	sched_thread *self = weft_impl_current;
+	sched_mem_sync(self);   /* see sched_op_begin */
 	sched_event *e = sched_trace_append(&self->exec->trace, SCHED_EV_OP_END, (uint8_t)self->id);
 	e->site_id = call;
 	e->value = (uint64_t)result;
