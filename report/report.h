@@ -16,6 +16,7 @@
 #include "weft/check.h"
 #include "weft/run.h"
 #include "../scheduler/trace.h"
+#include "../scheduler/memory.h"
 
 struct sched_exec;
 
@@ -32,6 +33,8 @@ typedef struct report_case {
 	const weft_check_result *check;    /* non-NULL when not linearizable */
 	const char *first_run;             /* verdict nondeterministic: the failing first
 					      run's whole report, or NULL */
+	const sched_weak_read *weak;       /* loads that read an older store (issue 18) */
+	size_t n_weak;
 } report_case;
 
 /*

@@ -745,6 +745,7 @@ static report_case report_case_of(const weft_runner *r)
 		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,
 		.first_run = r->show_first ? r->first_report : NULL,
 	};
+	c.n_weak = sched_mem_weak_reads(&r->exec, &c.weak);
 	return c;
 }
 

@@ -41,6 +41,8 @@ typedef struct sched_weak_read {
 	size_t event;                 /* the load's event in the trace */
 	const weft_site *store_site;  /* the store it read from (NULL: the value before
 					 weft tracked the location, see memory_c11.c) */
+	size_t store_event;           /* the store's event (when store_site) */
+	size_t newer_event;
 	uint8_t store_thread;
 	uint64_t store_value;         /* trace value (pointers: 0/1) */
 	const weft_site *newer_site;  /* the newest store, which it did not see */

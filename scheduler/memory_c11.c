@@ -57,6 +57,7 @@ typedef struct mem_msg {
 	uint64_t raw;                /* the value's bits (pointers whole: loads return them) */
 	mem_view view;
 	const weft_site *site;       /* NULL: the value the location had when tracked */
+	size_t event;                /* the store's event in the trace */
 	uint8_t thread;
 	bool is_pointer;
 } mem_msg;
@@ -189,6 +190,7 @@ static int track(struct sched_mem *m, const void *addr, uint64_t raw, bool is_po
 	msg->raw = raw;
 	msg->view = m->sc;
 	msg->site = NULL;
+	msg->event = 0;
 	msg->thread = 0;
 	msg->is_pointer = is_pointer;
 	return (int)i;
@@ -230,6 +232,8 @@ static void remember_weak(sched_thread *self, const mem_loc *l, const mem_msg *r
 	sched_weak_read *w = &m->weak[m->n_weak++];
 	w->event = self->exec->trace.n - 1;
 	w->store_site = read->site;
+	w->store_event = read->event;
+	w->newer_event = newest->event;
 	w->store_thread = read->thread;
 	w->store_value = read->is_pointer ? read->raw != 0 : read->raw;
 	w->newer_site = newest->site;
@@ -280,6 +284,7 @@ static void store(sched_thread *self, int i, uint64_t raw, bool is_pointer, int 
 		join(&msg->view, carried, m->n_locs);
 	msg->raw = raw;
 	msg->site = site;
+	msg->event = self->exec->trace.n - 1;
 	msg->thread = (uint8_t)self->id;
 	msg->is_pointer = is_pointer;
 }
