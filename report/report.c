@@ -114,6 +114,13 @@ static void format_access(char *buf, size_t cap, const sched_event *e)
 	format_value(value, sizeof value, e);
 	const char *file = e->site ? report_base_name(e->site->file) : "?";
 	int line = e->site ? e->site->line : 0;
+	if (e->kind == WEFT_ACCESS_FENCE) {   /* value: the memory order */
+		static const char *const orders[] = { "relaxed", "consume", "acquire", "release",
+						      "acq_rel", "seq_cst" };
+		snprintf(buf, cap, "fence %s:%d %s", file, line,
+			 e->value < 6 ? orders[e->value] : "?");
+		return;
+	}
 	if (e->kind >= WEFT_ACCESS_LOCK) {
 		format_sync(buf, cap, e, file, line);
 		return;
