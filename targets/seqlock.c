@@ -36,6 +36,9 @@
 
 enum { OP_WRITE, OP_READ };
 
+#define ACQ memory_order_acquire
+#define RLX memory_order_relaxed
+
 typedef struct seqlock {
 	_Atomic uint64_t seq;   /* odd while a write is in progress */
 	_Atomic int64_t word[2];
@@ -46,9 +49,9 @@ static void seqlock_write(seqlock *l, int64_t v)
 	uint64_t s;
 	for (;;) {
 		s = weft_atomic_load_explicit(&l->seq, memory_order_relaxed);
-		/* acquire: this writer's stores come after the previous writer's */
-		if (!(s & 1) && weft_atomic_compare_exchange_strong_explicit(&l->seq, &s, s + 1,
-				memory_order_acquire, memory_order_relaxed))
+		/* acquire: this writer's stores come after the previous writer's (one
+		   line: gcc and clang give a call over several lines different __LINE__s) */
+		if (!(s & 1) && weft_atomic_compare_exchange_strong_explicit(&l->seq, &s, s + 1, ACQ, RLX))
 			break;
 		weft_yield();
 	}
