@@ -44,6 +44,9 @@ typedef struct report_case {
  */
 void report_print(FILE *out, const report_case *c);
 
+/* The weak reads of c (report_weak.c): nothing when there are none. */
+void report_print_weak_reads(FILE *out, const report_case *c);
+
 /*
  * The same case as one JSON object (format in report_json.c's comment):
  * verdict, counts, trace hash, scenario, history, interleaving, and the
