@@ -373,7 +373,11 @@ static void replay_file(replay_state *st, const char *name)
 		       res.preemptions, path);
 	if (st->opt.complexity) {
 		weft_complexity c = weft_complexity_of(&res);
-		printf("(%u, %u, %u, %u) %s %s\n", c.preemptions, c.switches, c.operations,
+		if (c.weak_reads)
+			printf("(%u weak reads, ", c.weak_reads);
+		else
+			printf("(");
+		printf("%u, %u, %u, %u) %s %s\n", c.preemptions, c.switches, c.operations,
 		       c.threads, weft_verdict_name(v), path);
 	}
 	if (!st->opt.quiet && (st->opt.trace || st->opt.json || v != WEFT_PASS))
@@ -393,8 +397,10 @@ static int write_file(const char *path, const uint8_t *data, size_t size)
 
 static void print_complexity(const char *label, const weft_complexity *c)
 {
-	fprintf(stderr, "%s(%u, %u, %u, %u)", label, c->preemptions, c->switches, c->operations,
-		c->threads);
+	fprintf(stderr, "%s(", label);
+	if (c->weak_reads)   /* only then: every report without weak reads reads as before */
+		fprintf(stderr, "%u weak reads, ", c->weak_reads);
+	fprintf(stderr, "%u, %u, %u, %u)", c->preemptions, c->switches, c->operations, c->threads);
 }
 
 /* --simplify=OUT FILE: weft_runner_simplify, write the result, print its report. */

@@ -9,6 +9,13 @@
  * Two details of the decoder shape the writer: a byte 0x30 ('0') reads as
  * 0x00, so no written byte may be 0x30 unless it means 0; and bytes past the
  * end read as 0, so trailing zeros are never written.
+ *
+ * Run-time data choices (s->data, issue 18: which store a load read) go at
+ * the back, where the back reader takes them while the input runs: the last
+ * byte is the first choice.  Then the scenario's own zeros must be written
+ * (or the front reader would read the choices), and the choices' trailing
+ * zeros (the last ones asked) are left out.  Example: a scenario "ab"
+ * followed by choices 2 (of 3), 0 (of 8), 1 (of 2) writes "ab" 0x01 0x00 0x02.
  */
 #include "scenario.h"
 
@@ -119,16 +126,65 @@ static void put_call(writer *w, const input_scenario *s, const weft_target *t,
 	}
 }
 
+/* A byte written even if it is zero (zeros pending before it first). */
+static void put_now(writer *w, uint8_t b)
+{
+	for (; w->zeros; w->zeros--)
+		if (w->n < w->cap)
+			w->out[w->n++] = 0;
+		else
+			w->ok = 0;
+	if (w->n < w->cap)
+		w->out[w->n++] = b;
+	else
+		w->ok = 0;
+}
+
+/* How many data choices are written: trailing zeros read as 0 without a byte. */
+static unsigned data_written(const input_scenario *s)
+{
+	unsigned n = s->n_data;
+	while (n > 0 && s->data[n - 1].value == 0)
+		n--;
+	return n;
+}
+
+/* The byte data choice `d` is written as ('0' reads as 0, so a value '0' adds its bound). */
+static int data_byte(const input_data *d)
+{
+	if (d->bound > 256 || d->bound < 2 || d->value >= d->bound ||
+	    (d->value == '0' && d->value + d->bound > 255))
+		return -1;
+	return d->value == '0' ? (int)((d->value + d->bound) % 256) : (int)d->value;
+}
+
+/* The data choices, last asked first, each one byte (bounds up to 256). */
+static void put_data(writer *w, const input_scenario *s)
+{
+	for (unsigned i = data_written(s); i-- > 0;) {
+		int byte = data_byte(&s->data[i]);
+		if (byte < 0)
+			w->ok = 0;
+		else
+			put_now(w, (uint8_t)byte);
+	}
+}
+
 /*
  * The sequential parts after the threads: the marker, the two counts, the
- * operations; nothing at all when both parts are empty.  The marker is read
+ * operations; nothing at all when both parts are empty, unless the first data
+ * byte (put_data, written next) is the marker: the decoder would take it for
+ * one, so an explicit empty pair of parts goes first.  The marker is read
  * right after the last control byte, so it always follows one (written even
  * when zero: put() flushes the zeros it holds before a non-zero byte).
  */
 static void put_parts(writer *w, const input_scenario *s, const weft_target *t,
 		      const input_bounds *b)
 {
-	if (s->n_init == 0 && s->n_post == 0)
+	unsigned nd = data_written(s);
+	int marker_next = !b->program && b->n_thread_ops != 0 && nd > 0 &&
+			  data_byte(&s->data[nd - 1]) == INPUT_PARTS_MARKER;
+	if (s->n_init == 0 && s->n_post == 0 && !marker_next)
 		return;
 	if (b->program || s->n_init > INPUT_MAX_PART_OPS || s->n_post > INPUT_MAX_PART_OPS) {
 		w->ok = 0;
@@ -168,5 +224,6 @@ size_t input_scenario_encode(const input_scenario *s, const weft_target *t,
 		}
 	}
 	put_parts(&w, s, t, b);
+	put_data(&w, s);
 	return w.ok ? w.n : INPUT_ENCODE_FAILED;
 }

@@ -214,6 +214,7 @@ void input_scenario_decode(input_scenario *s, const weft_target *t,
 	group_owners owners = { .n = 0 };
 	s->n_calls = 0;
 	s->n_plan = 0;
+	s->n_data = 0;
 	unsigned th = 0;
 	for (int more = 1; th < b->max_threads && (more || th < b->min_threads); th++)
 		more = decode_thread(s, th, t, b, &owners, c);

@@ -74,6 +74,18 @@ enum input_control {
 	INPUT_CONTROL_NEXT_THREAD,   /* 0x02; a preemption's LEB128 number starts above it */
 };
 
+#define INPUT_MAX_DATA 256   /* run-time data choices a scenario carries for the encoder */
+
+/*
+ * A run-time data choice (scheduler/strategy.h `choose`: which store a load
+ * reads, whether a timed wait times out), in [0, bound).  Not decoded: the
+ * back reader answers them while the input runs; a scenario carries them only
+ * to be written back (input_scenario_encode), from the execution's log.
+ */
+typedef struct input_data {
+	uint64_t bound, value;
+} input_data;
+
 /* One planned preemption: at `step` of its call, switch to (about) `to`. */
 typedef struct input_preemption {
 	uint64_t step;
@@ -92,6 +104,10 @@ typedef struct input_scenario {
 	/* the sequential parts: thread = n_threads, args drawn; results after the run */
 	unsigned n_init, n_post;
 	weft_op_record init[INPUT_MAX_PART_OPS], post[INPUT_MAX_PART_OPS];
+	/* run-time data choices in the order they are asked (0 after the last);
+	   the decoder leaves none, the encoder writes them at the back */
+	unsigned n_data;
+	input_data data[INPUT_MAX_DATA];
 } input_scenario;
 
 input_bounds input_bounds_of(const weft_target *target);

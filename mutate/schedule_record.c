@@ -4,6 +4,8 @@
  */
 #include "schedule_record.h"
 
+#include <string.h>
+
 #include "../input/schedule_bytes.h"
 
 static uint64_t record_next_preemption(void *self, unsigned thread, uint32_t call, uint64_t step)
@@ -57,12 +59,21 @@ static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t
 	return to;
 }
 
-/* Data choices: 0, which is what the written bytes' back reader gives. */
+/*
+ * Data choices (which store a load reads, issue 18): 0 while the plan is
+ * followed, the inner strategy's answer after (a random walk reads an older
+ * store with probability (n - 1) / n); each is written back at the end of the
+ * input (input/encode.c), where the back reader answers it on replay.
+ */
 static uint64_t record_choose(void *self, uint64_t bound)
 {
-	(void)self;
-	(void)bound;
-	return 0;
+	mutate_recorder *r = self;
+	uint64_t v = 0;
+	if (r->inner && r->decisions > r->follow && bound >= 2 && bound <= 256)
+		v = r->inner->choose(r->inner->self, bound) % bound;
+	if (r->n_data < INPUT_MAX_DATA)
+		r->data[r->n_data++] = (input_data){ bound, v };
+	return v;
 }
 
 /* s's plan := the records, grouped by call (each call's steps already ascend). */
@@ -91,6 +102,7 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 	r->decisions = 0;
 	r->n = 0;
 	r->lost = 0;
+	r->n_data = 0;
 	search_steps_reset(&r->steps);
 	memset(r->call_steps, 0, sizeof r->call_steps);
 	sched_strategy st = {
@@ -101,6 +113,8 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 	};
 	r->hash = runner_run_unjudged(run, s, st, NULL);
 	write_plan(s, r);
+	s->n_data = r->n_data;
+	memcpy(s->data, r->data, r->n_data * sizeof r->data[0]);
 	return r->lost;
 }
 

@@ -51,6 +51,9 @@ typedef struct mutate_recorder {
 	unsigned lost;                        /* switches that could not be written */
 	uint64_t hash;                        /* the recorded run's trace hash */
 	mutate_record_entry rec[INPUT_MAX_PREEMPTIONS];
+	unsigned n_data;                      /* data choices answered (which store a
+						 load read): written back at the back */
+	input_data data[INPUT_MAX_DATA];
 	input_scenario replay;                /* scratch for mutate_record_verify */
 } mutate_recorder;
 

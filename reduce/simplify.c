@@ -1,6 +1,7 @@
 /*
  * reduce/simplify.c - make a failing input as simple to read as possible,
- * keeping its failure kind: fewer preemptions first, then fewer other
+ * keeping its failure kind: fewer weak reads first (loads that read an older
+ * store, issue 18: dejafu counts its commits first), then fewer preemptions, then fewer other
  * switches, then fewer operations, then fewer threads (dejafu's order: a long
  * trace that switches only when a thread finishes reads better than a short
  * one that jumps between threads).
@@ -16,6 +17,7 @@
  *   move a preemption one step earlier or later; switch to another thread;
  *   lower an argument or an operation kind; exchange two calls' arguments;
  *   remove an operation of the init or post part, lower its arguments;
+ *   read a newer store (a data choice set to 0, or lowered by one);
  * writes each candidate back with input_scenario_encode, replays it, and
  * keeps it when it fails with the same verdict and its complexity key
  * (preemptions, other switches, operations, threads, planned preemptions,
@@ -31,6 +33,7 @@
 
 #include "../input/choice.h"
 #include "../input/scenario.h"
+#include "../runner/runner_internal.h"
 
 #define SIMPLIFY_MAX_RUNS 20000
 #define SIMPLIFY_MAX_BYTES 4096
@@ -70,6 +73,7 @@ weft_complexity weft_complexity_of(const weft_result *r)
 		.switches = r->switches - r->preemptions,
 		.operations = r->n_ops,
 		.threads = r->n_threads,
+		.weak_reads = r->weak_reads,
 	};
 	return c;
 }
@@ -81,7 +85,8 @@ static int compare_unsigned(unsigned a, unsigned b)
 
 static int compare_keys(const candidate_key *a, const candidate_key *b)
 {
-	int d = compare_unsigned(a->c.preemptions, b->c.preemptions);
+	int d = compare_unsigned(a->c.weak_reads, b->c.weak_reads);
+	if (!d) d = compare_unsigned(a->c.preemptions, b->c.preemptions);
 	if (!d) d = compare_unsigned(a->c.switches, b->c.switches);
 	if (!d) d = compare_unsigned(a->c.operations, b->c.operations);
 	if (!d) d = compare_unsigned(a->c.threads, b->c.threads);
@@ -99,12 +104,18 @@ static void decode(simplifier *z, input_scenario *s, const uint8_t *data, size_t
 	input_scenario_decode(s, z->target, &z->bounds, &c);
 }
 
-/* Run key->bytes; 1 if it fails the same way (and fill key's complexity). */
-static int run_key(simplifier *z, candidate_key *key)
+/*
+ * Run key->bytes as scenario s; 1 if it fails the same way (and fill key's
+ * complexity).  s's data choices become the ones the run made: what the bytes
+ * really say.
+ */
+static int run_key(simplifier *z, candidate_key *key, input_scenario *s)
 {
 	weft_result res;
 	z->runs++;
-	if (weft_runner_run(z->runner, key->bytes, key->size, &res) != z->keep)
+	weft_verdict v = weft_runner_run(z->runner, key->bytes, key->size, &res);
+	s->n_data = runner_data_choices(z->runner, s->data, INPUT_MAX_DATA);
+	if (v != z->keep)
 		return 0;
 	key->c = weft_complexity_of(&res);
 	return 1;
@@ -121,7 +132,7 @@ static int try_candidate(simplifier *z)
 		return 0;
 	decode(z, &z->cand, k->bytes, k->size);   /* what the bytes really say */
 	k->planned = z->cand.n_plan;
-	if (!run_key(z, k) || compare_keys(k, &z->best_key) >= 0)
+	if (!run_key(z, k, &z->cand) || compare_keys(k, &z->best_key) >= 0)
 		return 0;
 	z->best = z->cand;
 	memcpy(&z->best_key, k, sizeof *k);
@@ -470,12 +481,31 @@ static int try_lower_part_args(simplifier *z)
 	return 0;
 }
 
+/* Read a newer store: each data choice to 0, else one lower (0 = the newest). */
+static int try_lower_data(simplifier *z)
+{
+	for (unsigned i = 0; i < z->best.n_data; i++) {
+		uint64_t v = z->best.data[i].value;
+		if (v == 0)
+			continue;
+		z->cand = z->best;
+		z->cand.data[i].value = 0;
+		if (try_candidate(z))
+			return 1;
+		z->cand = z->best;
+		z->cand.data[i].value = v - 1;
+		if (v > 1 && try_candidate(z))
+			return 1;
+	}
+	return 0;
+}
+
 static int simplify_round(simplifier *z)
 {
-	return try_remove_preemptions(z) || try_remove_threads(z) || try_remove_calls(z) ||
-	       try_remove_part_calls(z) || try_swap_threads(z) || try_move_calls(z) ||
-	       try_move_preemptions(z) || try_lower_calls(z) || try_exchange_args(z) ||
-	       try_lower_part_args(z);
+	return try_lower_data(z) || try_remove_preemptions(z) || try_remove_threads(z) ||
+	       try_remove_calls(z) || try_remove_part_calls(z) || try_swap_threads(z) ||
+	       try_move_calls(z) || try_move_preemptions(z) || try_lower_calls(z) ||
+	       try_exchange_args(z) || try_lower_part_args(z);
 }
 
 /* The starting point: the input as given, then its canonical spelling if that fails alike. */
@@ -492,6 +522,7 @@ static int start(simplifier *z, const uint8_t *buf, size_t size)
 	k->c = weft_complexity_of(&res);
 	z->original = k->c;
 	decode(z, &z->best, buf, size);
+	z->best.n_data = runner_data_choices(z->runner, z->best.data, INPUT_MAX_DATA);
 	k->planned = z->best.n_plan;
 	z->cand = z->best;
 	try_candidate(z);

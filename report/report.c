@@ -44,7 +44,7 @@ const char *report_access_name(unsigned kind)
 		[WEFT_ACCESS_WAIT] = "wait", [WEFT_ACCESS_SIGNAL] = "signal",
 		[WEFT_ACCESS_BROADCAST] = "broadcast", [WEFT_ACCESS_SEM_WAIT] = "sem_wait",
 		[WEFT_ACCESS_SEM_POST] = "sem_post", [WEFT_ACCESS_SPAWN] = "spawn",
-		[WEFT_ACCESS_JOIN] = "join",
+		[WEFT_ACCESS_JOIN] = "join", [WEFT_ACCESS_FENCE] = "fence",
 	};
 	return kind < WEFT_ACCESS_KIND_COUNT && names[kind] ? names[kind] : "?";
 }
@@ -105,6 +105,13 @@ static void format_access(char *buf, size_t cap, const sched_event *e)
 	format_value(value, sizeof value, e);
 	const char *file = e->site ? report_base_name(e->site->file) : "?";
 	int line = e->site ? e->site->line : 0;
+	if (e->kind == WEFT_ACCESS_FENCE) {   /* value: the memory order */
+		static const char *const orders[] = { "relaxed", "consume", "acquire", "release",
+						      "acq_rel", "seq_cst" };
+		snprintf(buf, cap, "fence %s:%d %s", file, line,
+			 e->value < 6 ? orders[e->value] : "?");
+		return;
+	}
 	if (e->kind >= WEFT_ACCESS_LOCK) {
 		format_sync(buf, cap, e, file, line);
 		return;
@@ -572,6 +579,7 @@ void report_print(FILE *out, const report_case *c)
 	print_scenario(out, c);
 	report_print_part_results(out, c, "before", c->init, c->n_init);
 	print_interleaving(out, c);
+	report_print_weak_reads(out, c);
 	print_final(out, c);
 	print_history(out, c);
 	print_linearizability(out, c);

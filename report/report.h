@@ -16,6 +16,7 @@
 #include "weft/check.h"
 #include "weft/run.h"
 #include "../scheduler/trace.h"
+#include "../scheduler/memory.h"
 
 struct sched_exec;
 
@@ -34,6 +35,8 @@ typedef struct report_case {
 	const weft_check_result *check;    /* non-NULL when not linearizable */
 	const char *first_run;             /* verdict nondeterministic: the failing first
 					      run's whole report, or NULL */
+	const sched_weak_read *weak;       /* loads that read an older store (issue 18) */
+	size_t n_weak;
 } report_case;
 
 /*
@@ -42,6 +45,9 @@ typedef struct report_case {
  * linearizability failure the oracle's explanation.
  */
 void report_print(FILE *out, const report_case *c);
+
+/* The weak reads of c (report_weak.c): nothing when there are none. */
+void report_print_weak_reads(FILE *out, const report_case *c);
 
 /*
  * The same case as one JSON object (format in report_json.c's comment):

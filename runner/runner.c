@@ -33,6 +33,7 @@ struct weft_runner {
 	uint8_t accesses;              /* enum sched_accesses, from WEFT_ACCESSES */
 	char backend_why[200];         /* why pthreads when fibers were the default, or "" */
 	bool races;                    /* WEFT_RACES=1: the data-race verdict */
+	uint8_t memory;                /* WEFT_MEMORY: enum sched_memory (scheduler/memory.h) */
 	input_choices choices;
 	input_scenario scenario;
 	input_plan_reader plan;
@@ -135,6 +136,24 @@ static uint8_t choose_accesses(void)
  * through its own symptom (an assertion, ASan's report) unless asked; anything
  * else stops the process (exit 2).
  */
+/*
+ * The memory model of the atomics (scheduler/memory.h): WEFT_MEMORY=sc|c11;
+ * unset or empty = c11, so that the fuzz binaries find the bugs of weak
+ * memory orders by default (code that uses seq_cst only behaves as under sc:
+ * its loads have one store to read, and no byte is consumed).  A misspelt
+ * value stops the process (exit 2).
+ */
+static uint8_t choose_memory(void)
+{
+	const char *env = getenv("WEFT_MEMORY");
+	if (!env || !*env || strcmp(env, "c11") == 0)
+		return SCHED_MEMORY_C11;
+	if (strcmp(env, "sc") == 0)
+		return SCHED_MEMORY_SC;
+	fprintf(stderr, "weft: WEFT_MEMORY=%s is not a memory model: use sc or c11\n", env);
+	exit(2);
+}
+
 static bool choose_races(void)
 {
 	const char *env = getenv("WEFT_RACES");
@@ -165,6 +184,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 	r->target = target;
 	r->accesses = choose_accesses();
 	r->races = choose_races();
+	r->memory = choose_memory();
 	r->bounds = input_bounds_of(target);
 	r->makes_args = runner_makes_args(target);
 	sched_pool_init(&r->pool, backend);
@@ -502,6 +522,8 @@ static void fill_result(weft_runner *r, weft_verdict v)
 	res->n_ops = r->scenario.n_calls;
 	res->preemptions = r->exec.preemptions;
 	res->switches = r->exec.switches;
+	const sched_weak_read *weak;
+	res->weak_reads = (unsigned)sched_mem_weak_reads(&r->exec, &weak);
 	res->steps = r->exec.steps;
 	res->trace_hash = sched_trace_hash(&r->exec.trace);
 	res->message = r->message;
@@ -558,6 +580,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		.spurious_wakeups = t->spurious_wakeups != 0,
 		.accesses = r->accesses,
 		.races = r->races,
+		.memory = r->memory,
 		.strategy = strategy,
 		.body = run_thread_calls,
 		.body_ctx = r,
@@ -626,6 +649,18 @@ const input_bounds *runner_bounds(const weft_runner *r)
 const sched_trace *runner_trace(const weft_runner *r)
 {
 	return &r->exec.trace;
+}
+
+unsigned runner_data_choices(const weft_runner *r, input_data *out, unsigned cap)
+{
+	unsigned n = r->exec.n_choices < SCHED_MAX_CHOICES ? r->exec.n_choices : SCHED_MAX_CHOICES;
+	if (n > cap)
+		n = cap;
+	for (unsigned i = 0; i < n; i++) {
+		out[i].bound = r->exec.choice[i].bound;
+		out[i].value = r->exec.choice[i].value;
+	}
+	return n;
 }
 
 weft_verdict runner_check_history(weft_runner *r, void *instance, const weft_op_record *ops,
@@ -780,6 +815,7 @@ static report_case report_case_of(const weft_runner *r)
 		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,
 		.first_run = r->show_first ? r->first_report : NULL,
 	};
+	c.n_weak = sched_mem_weak_reads(&r->exec, &c.weak);
 	return c;
 }
 

@@ -38,6 +38,12 @@ const input_scenario *runner_scenario(const weft_runner *r);
 /* The last execution's events (valid until the next run). */
 const sched_trace *runner_trace(const weft_runner *r);
 /*
+ * The last execution's data choices (which store each load read, timed waits),
+ * at most `cap`, into out; returns how many (input_scenario.data: the encoder
+ * writes them back).
+ */
+unsigned runner_data_choices(const weft_runner *r, input_data *out, unsigned cap);
+/*
  * Whether the executable's own code defines a thread-local (tls_probe.c): then
  * *name and *file (file may be "") name the first one.  Read once per process.
  */

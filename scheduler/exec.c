@@ -30,6 +30,7 @@ void sched_exec_destroy(sched_exec *exec)
 {
 	sched_trace_free(&exec->trace);
 	sched_access_destroy(exec);
+	sched_mem_destroy(exec);
 }
 
 static void reset_thread(sched_thread *t, sched_exec *exec, bool started)
@@ -80,6 +81,8 @@ static void reset_execution(sched_exec *exec, const sched_exec_config *cfg)
 	exec->wait_counter = 0;
 	sched_trace_reset(&exec->trace);
 	sched_access_reset(exec);
+	sched_mem_reset(exec);
+	exec->n_choices = 0;
 	for (unsigned i = 0; i < cfg->n_threads; i++)   /* spawned ones: sched_spawn_slot */
 		reset_thread(exec->pool->threads[i], exec, true);
 	if (cfg->races)
@@ -103,6 +106,18 @@ int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 	exec->current = NULL;
 	sched_pool_release_controller(exec->pool);
 	return 0;
+}
+
+uint64_t sched_choose(sched_exec *exec, uint64_t bound)
+{
+	const sched_strategy *s = &exec->cfg.strategy;
+	uint64_t v = s->choose ? s->choose(s->self, bound) : 0;
+	if (bound)
+		v %= bound;
+	if (exec->n_choices < SCHED_MAX_CHOICES)
+		exec->choice[exec->n_choices] = (sched_choice){ bound, v };
+	exec->n_choices++;
+	return v;
 }
 
 sched_thread *sched_runnable_from(sched_exec *exec, sched_mask mask, unsigned wanted)
@@ -282,6 +297,13 @@ void sched_op_begin(uint32_t call)
 {
 	sched_thread *self = weft_impl_current;
 	sched_call_begin(call);
+	/*
+	 * Operation boundaries are SC fences for the memory model: linearizability
+	 * orders an operation after every one that ended before it began, so the
+	 * harness's own bookkeeping synchronizes them (as a real test harness's
+	 * would); weak behaviour is explored between overlapping operations.
+	 */
+	sched_mem_sync(self);
 	sched_event *e = sched_trace_append(&self->exec->trace, SCHED_EV_OP_BEGIN, (uint8_t)self->id);
 	e->site_id = call;
 	e->value = call;
@@ -290,6 +312,7 @@ void sched_op_begin(uint32_t call)
 void sched_op_end(uint32_t call, int64_t result)
 {
 	sched_thread *self = weft_impl_current;
+	sched_mem_sync(self);   /* see sched_op_begin */
 	sched_event *e = sched_trace_append(&self->exec->trace, SCHED_EV_OP_END, (uint8_t)self->id);
 	e->site_id = call;
 	e->value = (uint64_t)result;

@@ -50,12 +50,20 @@
 #include "handoff.h"
 #include "strategy.h"
 #include "trace.h"
+#include "memory.h"
 
 #define SCHED_MAX_THREADS 128     /* managed threads: mask.h's bits */
 #define SCHED_MAX_SYNC 64          /* blocking objects one execution may touch */
 
 struct sched_exec;
 struct sched_pool;
+
+#define SCHED_MAX_CHOICES 256      /* data choices one execution remembers (for the encoder) */
+
+/* One data choice of an execution: an answer in [0, bound) (strategy.h `choose`). */
+typedef struct sched_choice {
+	uint64_t bound, value;
+} sched_choice;
 
 /* A vector clock over the managed threads (race.c). */
 typedef struct sched_vc {
@@ -188,6 +196,7 @@ typedef struct sched_exec_config {
 	uint8_t accesses;                          /* enum sched_accesses */
 	bool races;                                /* check instrumented plain accesses for
 						      data races (race.c) */
+	uint8_t memory;                            /* enum sched_memory (memory.h) */
 	sched_strategy strategy;
 	void (*body)(void *ctx, unsigned thread);  /* runs on managed thread `thread` */
 	void *body_ctx;
@@ -216,6 +225,10 @@ typedef struct sched_exec {
 	unsigned switches;          /* all switches between managed threads */
 	bool cut;                   /* step budget exhausted: threads unwind */
 	sched_shared *shared;       /* instrumented plain accesses (access.c); NULL until one */
+	unsigned mem_locs;          /* atomic locations the memory model tracks (memory_c11.c) */
+	struct sched_mem *mem;      /* its state; NULL until the first weak access */
+	unsigned n_choices;         /* data choices made so far (sched_choose) */
+	sched_choice choice[SCHED_MAX_CHOICES];   /* the first SCHED_MAX_CHOICES of them */
 	sched_trace trace;
 } sched_exec;
 
@@ -338,6 +351,14 @@ sched_thread *sched_runnable_from(sched_exec *exec, sched_mask mask, unsigned wa
 sched_thread *sched_spawn_slot(sched_exec *exec, unsigned id);
 /* Who runs when `self` cannot go on: asks the strategy if there is a choice (exec.c). */
 sched_thread *sched_forced_next(sched_exec *exec, sched_thread *self);
+/* A data choice from the strategy, remembered in exec->choice (exec.c). */
+uint64_t sched_choose(sched_exec *exec, uint64_t bound);
+/* A blocking primitive synchronises: an SC fence for the memory model (memory.h). */
+static inline void sched_mem_sync(sched_thread *self)
+{
+	if (__builtin_expect(self->exec->mem_locs != 0, 0))
+		sched_mem_sync_slow(self);
+}
 bool sched_switch_point(sched_thread *self);                 /* switch_point.c */
 void sched_cut_execution(sched_thread *self) __attribute__((noreturn));  /* exec.c */
 void sched_hand_off(sched_thread *self, sched_thread *next, bool preemptive);  /* exec.c */

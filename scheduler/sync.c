@@ -166,8 +166,7 @@ static void wake_all(sched_exec *exec, const sched_sync *o, enum sched_wait why)
 /* The data choice "does this wait end early?" (0 = no: the simplest answer). */
 static bool ends_early(sched_thread *self)
 {
-	const sched_strategy *s = &self->exec->cfg.strategy;
-	return s->choose && s->choose(s->self, 2) == 1;
+	return sched_choose(self->exec, 2) == 1;
 }
 
 /* ---- mutexes ---- */
@@ -187,6 +186,7 @@ static void mutex_acquire(sched_thread *self, sched_sync *o, weft_site *site)
 	}
 	o->owner = me;
 	o->depth = 1;
+	sched_mem_sync(self);
 	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 }
@@ -198,6 +198,7 @@ static void mutex_release(sched_thread *self, sched_sync *o)
 		       o->owner ? "another thread holds" : "is not locked");
 	if (o->recursive && --o->depth > 0)
 		return;
+	sched_mem_sync(self);
 	sched_race_release(self, &o->vc);
 	o->owner = 0;
 	sched_note_change(self);
@@ -373,6 +374,7 @@ int weft_rwlock_rdlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 	while (o->owner)
 		wait_on(self, o, SCHED_WAIT_READ, site, false);
 	o->readers |= sched_bit(self->id);
+	sched_mem_sync(self);
 	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
@@ -393,6 +395,7 @@ int weft_rwlock_wrlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 	while (o->owner || o->readers)   /* a reader upgrading waits forever: a deadlock */
 		wait_on(self, o, SCHED_WAIT_WRITE, site, false);
 	o->owner = (uint8_t)(self->id + 1);
+	sched_mem_sync(self);
 	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
@@ -406,6 +409,7 @@ int weft_rwlock_unlock_at(pthread_rwlock_t *l, weft_site *site)
 	size_t ev = sync_point(self, site, l);
 	sched_sync *o = sync_of(self, l, SCHED_SYNC_RWLOCK, site);
 	set_event(self, ev, o, 0);
+	sched_mem_sync(self);
 	sched_race_release(self, &o->vc);
 	if (o->owner == self->id + 1)
 		o->owner = 0;
@@ -467,6 +471,7 @@ int weft_sem_wait_at(sem_t *s, int mode, weft_site *site)
 		return -1;
 	}
 	o->count--;
+	sched_mem_sync(self);
 	sched_race_acquire(self, &o->vc);
 	sched_note_change(self);
 	return 0;
@@ -480,6 +485,7 @@ int weft_sem_post_at(sem_t *s, weft_site *site)
 	size_t ev = sync_point(self, site, s);
 	sched_sync *o = sync_of(self, s, SCHED_SYNC_SEM, site);
 	o->count++;
+	sched_mem_sync(self);
 	sched_race_release(self, &o->vc);
 	set_event(self, ev, o, (uint64_t)o->count);
 	sched_note_change(self);
@@ -522,6 +528,7 @@ int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr, void *(*star
 	child->start_arg = arg;
 	if (exec->cfg.races)
 		sched_race_fork_slow(self, child);
+	sched_mem_sync(self);   /* the child starts from its parent's view */
 	exec->live |= sched_bit(id);
 	exec->runnable |= sched_bit(id);
 	set_event(self, ev, NULL, id);
@@ -534,7 +541,9 @@ int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr, void *(*star
 void sched_run_start_routine(void)
 {
 	sched_thread *self = managed();
+	sched_mem_sync(self);
 	self->retval = self->start(self->start_arg);
+	sched_mem_sync(self);   /* what a join acquires */
 	after_release(self);
 }
 
@@ -557,6 +566,7 @@ int weft_thread_join_at(pthread_t t, void **retval, weft_site *site)
 		self->timed = false;
 		sched_block(self);
 	}
+	sched_mem_sync(self);
 	sched_race_acquire(self, &child->vc);
 	if (retval)
 		*retval = child->retval;

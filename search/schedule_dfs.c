@@ -17,6 +17,12 @@
  * every possible thread sleeps ends the useful part of the execution: it is
  * run to its end (the scheduler cannot stop a thread) but marked redundant,
  * makes no more nodes, and its steps after that point are not analysed.
+ *
+ * Data choices (issue 18: which store a load reads under the C11 model) are
+ * nodes too, of their own kind: every answer in [0, bound) is tried, with
+ * and without reduction (a different store read is a different execution, not
+ * a reordering), and races never add to them.  Only the choices of loads
+ * branch; a timed wait's "ends early" stays 0 here, as before.
  */
 #include "schedule_dfs.h"
 
@@ -30,6 +36,8 @@ typedef struct dfs_node {
 	uint8_t thread;          /* the thread that was asked */
 	uint8_t choice;          /* the thread that takes the step */
 	uint8_t forced;          /* `thread` could not go on */
+	uint8_t data;            /* a data choice (which store a load reads), not a
+				    thread: choice = the answer, enabled = the answers */
 	uint16_t preemptions;    /* preemptions before this decision */
 	uint32_t enabled;        /* threads that could take the step */
 	uint32_t backtrack;      /* threads to try here */
@@ -129,8 +137,11 @@ static void parse(search_dfs *d)
 		d->cur.too_many_threads = true;
 	else if (rc != 0)
 		d->cur.out_of_memory = true;
-	if (d->cursor > 0) {
-		dfs_node *n = &d->node[d->cursor - 1];
+	size_t last = d->cursor;
+	while (last > 0 && d->node[last - 1].data)
+		last--;   /* the thread decision the step belongs to */
+	if (last > 0) {
+		dfs_node *n = &d->node[last - 1];
 		if (n->step < d->steps.n) {
 			n->first[n->choice] = d->steps.step[n->step];
 			n->known[n->choice] = n->objects;
@@ -249,7 +260,7 @@ static unsigned decide(search_dfs *d, unsigned thread, bool forced, uint32_t ena
 	if (d->cursor == d->n_nodes)
 		return new_decision(d, thread, forced, enabled);
 	dfs_node *n = &d->node[d->cursor];
-	if (n->thread != thread || n->forced != forced || n->enabled != enabled ||
+	if (n->data || n->thread != thread || n->forced != forced || n->enabled != enabled ||
 	    n->step != d->steps.n) {
 		d->cur.diverged = true;
 		d->n_nodes = d->cursor;
@@ -313,10 +324,46 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
 	return step + 1;
 }
 
+/* Is the choice asked for the access the trace just recorded a load's? */
+static bool load_choice(const search_dfs *d)
+{
+	const sched_trace *t = d->trace;
+	return t->n > 0 && t->events[t->n - 1].kind == WEFT_ACCESS_LOAD;
+}
+
 static uint64_t dfs_choose(void *self, uint64_t bound)
 {
-	(void)self;
-	(void)bound;
+	search_dfs *d = self;
+	if (bound < 2 || bound > 32 || d->stop_deciding || !load_choice(d))
+		return 0;
+	uint32_t answers = bound == 32 ? UINT32_MAX : (1u << bound) - 1;
+	unsigned thread = d->trace->events[d->trace->n - 1].thread;
+	if (d->cursor < d->n_nodes) {
+		dfs_node *n = &d->node[d->cursor];
+		if (!n->data || n->thread != thread || n->enabled != answers) {
+			d->cur.diverged = true;
+			d->n_nodes = d->cursor;
+			stop(d, thread, false, answers);
+			return 0;
+		}
+		d->cursor++;
+		d->cur.weak_reads += n->choice != 0;
+		return n->choice;
+	}
+	dfs_node *n = push_node(d);
+	if (!n) {
+		d->cur.out_of_memory = true;
+		stop(d, thread, false, answers);
+		return 0;
+	}
+	memset(n, 0, offsetof(dfs_node, first));
+	n->data = 1;
+	n->step = (uint32_t)d->steps.n;
+	n->thread = (uint8_t)thread;
+	n->enabled = n->backtrack = answers;
+	n->done = 1;
+	n->preemptions = (uint16_t)d->preemptions;
+	d->cursor++;
 	return 0;
 }
 
@@ -379,7 +426,7 @@ static int map_nodes(search_dfs *d)
 		d->node_at[i] = -1;
 	/* several decisions may start the same step (no event between them): the first */
 	for (size_t i = d->n_nodes; i-- > 0;)
-		if (d->node[i].step < d->steps.n)
+		if (!d->node[i].data && d->node[i].step < d->steps.n)
 			d->node_at[d->node[i].step] = (int32_t)i;
 	return 0;
 }
@@ -397,7 +444,8 @@ static int backtrack(search_dfs *d)
 {
 	while (d->n_nodes > 0) {
 		dfs_node *n = &d->node[d->n_nodes - 1];
-		uint32_t can = n->backtrack & allowed(d, n) & ~n->done & ~n->sleep;
+		uint32_t can = n->data ? n->enabled & ~n->done :
+			       n->backtrack & allowed(d, n) & ~n->done & ~n->sleep;
 		if (can) {
 			n->choice = (uint8_t)lowest(can);
 			n->done |= bit(n->choice);

@@ -59,6 +59,7 @@ typedef struct search_dfs_execution {
 				     lowest runnable one: the input format cannot say so */
 	bool out_of_memory;
 	bool too_many_threads;   /* more than DPOR_MAX_THREADS: the search refuses it */
+	unsigned weak_reads;      /* loads that read an older store than the newest */
 	unsigned n_preemptions;
 	input_preemption preemption[INPUT_MAX_PREEMPTIONS];
 	uint32_t preempted_call[INPUT_MAX_PREEMPTIONS];   /* the call each was in */

@@ -50,6 +50,7 @@ static int account(explorer *x, weft_verdict v, const weft_result *res)
 		f->result = *res;
 		f->scenario = x->scenario;
 		search_dfs_plan(e, &f->scenario);
+		f->scenario.n_data = runner_data_choices(x->runner, f->scenario.data, INPUT_MAX_DATA);
 		f->expressible = !e->forced_not_lowest;
 		return SEARCH_SYSTEMATIC_FAILED;
 	}

@@ -149,6 +149,50 @@ int main(void)
 	CHECK(input_scenario_encode(&simplest, &target, &b, out, sizeof out) == 0,
 	      "the simplest scenario is written as no bytes");
 	CHECK(input_scenario_encode(&simplest, &target, &b, out, 0) == 0, "and needs no room");
+
+	/*
+	 * Run-time data choices (issue 18) go at the back, first asked last: the
+	 * front still decodes the same scenario (its zeros written out), the back
+	 * reader answers the choices in order, then 0; trailing 0 choices are left
+	 * out, and a choice written as '0' would read as 0 (so 48 of 64 is 48 + 64).
+	 */
+	input_scenario d = simplest, back;
+	input_data want[] = { { 3, 2 }, { 8, 0 }, { 64, 48 }, { 2, 1 }, { 5, 0 }, { 4, 0 } };
+	d.n_data = sizeof want / sizeof want[0];
+	memcpy(d.data, want, sizeof want);
+	size_t m = input_scenario_encode(&d, &target, &b, out, sizeof out);
+	/* the scenario's own zeros, then 1, 48 + 64, 0, 2: the last byte is asked first */
+	CHECK(m != INPUT_ENCODE_FAILED && m >= 4 && out[m - 1] == 2 && out[m - 2] == 0 &&
+	      out[m - 3] == 112 && out[m - 4] == 1, "data choices written as %zu bytes", m);
+	input_choices_init(&c, out, m);
+	input_scenario_decode(&back, &target, &b, &c);
+	CHECK(same_scenario(&back, &simplest), "data choices change the decoded scenario");
+	for (unsigned i = 0; i < d.n_data; i++) {
+		uint64_t got = input_choose_back(&c, want[i].bound);
+		CHECK(got == want[i].value, "data choice %u reads %llu, want %llu", i,
+		      (unsigned long long)got, (unsigned long long)want[i].value);
+	}
+	CHECK(input_choose_back(&c, 2) == 0, "past the choices: 0");
+
+	/*
+	 * A first data byte equal to the parts marker ('S', read right after the
+	 * threads) is preceded by an explicit empty pair of parts, so the front
+	 * still reads no parts and the back still reads the choices.
+	 */
+	input_data marker[] = { { 256, 7 }, { 100, INPUT_PARTS_MARKER } };
+	d = simplest;
+	d.n_data = 2;
+	memcpy(d.data, marker, sizeof marker);
+	m = input_scenario_encode(&d, &target, &b, out, sizeof out);
+	CHECK(m != INPUT_ENCODE_FAILED && m >= 5 && out[m - 1] == 7 &&
+	      out[m - 2] == INPUT_PARTS_MARKER && out[m - 5] == INPUT_PARTS_MARKER,
+	      "a marker-valued data byte follows an empty pair of parts (%zu bytes)", m);
+	input_choices_init(&c, out, m);
+	input_scenario_decode(&back, &target, &b, &c);
+	CHECK(same_scenario(&back, &simplest) && back.n_init == 0 && back.n_post == 0,
+	      "a marker-valued data byte read as parts");
+	CHECK(input_choose_back(&c, 256) == 7 && input_choose_back(&c, 100) == INPUT_PARTS_MARKER,
+	      "the marker-valued data choices read back");
 	weft_runner_free(r);
 	return check_summary("test_encode");
 }

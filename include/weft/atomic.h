@@ -16,9 +16,14 @@
  * Objects are ordinary C11 `_Atomic T` of 8/16/32/64-bit integers or pointers.
  *
  * Limits of the model, stated loudly:
- *   - memory orders are accepted and passed to the real access, but a managed
- *     execution is sequentially consistent: weak behaviours (store buffering,
- *     load reordering) are not explored yet;
+ *   - memory orders are modelled (issue 18): under WEFT_MEMORY=c11 (the
+ *     default) a load that is not ordered by happens-before after a newer store
+ *     may read an older one, chosen by the input (0 = the newest, sequential
+ *     consistency); release/acquire/relaxed and fences follow a view-based
+ *     semantics, seq_cst is modelled stronger than C11 (an SC fence around each
+ *     SC access), modification order is execution order (no 2+2W), no load
+ *     buffering, a failed compare-exchange reads the newest value
+ *     (scheduler/memory_c11.c, ARCHITECTURE.md "Memory models");
  *   - compare_exchange_weak never fails spuriously under weft;
  *   - plain (non-atomic) shared memory is not a switch point: a data race on it
  *     is not explored, only the interleavings of the atomics around it;
@@ -70,6 +75,7 @@ typedef enum weft_access {
 	WEFT_ACCESS_SEM_POST,
 	WEFT_ACCESS_SPAWN,       /* pthread_create: value = the new thread */
 	WEFT_ACCESS_JOIN,        /* value = the joined thread */
+	WEFT_ACCESS_FENCE,       /* weft_atomic_thread_fence; value = the memory order */
 	WEFT_ACCESS_KIND_COUNT
 } weft_access;
 
@@ -100,6 +106,25 @@ WEFT_API void weft_impl_note(struct weft_impl_thread *self, uint64_t value, bool
 /* The access just made changed shared memory (progress: see scheduler/progress.c). */
 WEFT_API void weft_impl_changed(struct weft_impl_thread *self);
 
+/*
+ * The memory model (scheduler/memory.h), called right after the real access
+ * with its value's bits (`raw`: integers sign- or zero-extended, pointers
+ * whole) and the memory order; each also records the trace value, so an access
+ * costs the same two calls as before.  A load returns the bits it reads: the
+ * newest store's (raw) or an older one's.
+ */
+WEFT_API uint64_t weft_impl_mem_load(struct weft_impl_thread *self, uint64_t raw,
+				     bool is_pointer, int mo);
+WEFT_API void weft_impl_mem_store(struct weft_impl_thread *self, uint64_t old_raw,
+				  uint64_t raw, bool is_pointer, int mo,
+				  uint64_t value, bool value_is_pointer);
+WEFT_API void weft_impl_mem_rmw(struct weft_impl_thread *self, uint64_t old_raw, uint64_t raw,
+				bool is_pointer, bool wrote, int mo,
+				uint64_t value, bool value_is_pointer);
+WEFT_API void weft_impl_mem_fence(struct weft_impl_thread *self, int mo);
+/* The object every fence "accesses", so that search/dpor.c orders fences. */
+extern WEFT_API const char weft_impl_fence_object;
+
 static inline void weft_impl_point(weft_site *site, const volatile void *addr)
 {
 	struct weft_impl_thread *self = weft_impl_current;
@@ -124,6 +149,22 @@ static inline void weft_impl_value(uint64_t value, bool is_pointer)
 static inline uint64_t weft_impl_u64_of_signed(long long v) { return (uint64_t)v; }
 static inline uint64_t weft_impl_u64_of_unsigned(unsigned long long v) { return v; }
 static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return p != 0; }
+static inline uint64_t weft_impl_raw_of_pointer(const volatile void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+/* A value's bits for the memory model: integers as in traces, pointers whole. */
+#define WEFT_IMPL_RAW(v) _Generic((v),                                        \
+	_Bool: weft_impl_u64_of_unsigned, char: weft_impl_u64_of_signed,      \
+	signed char: weft_impl_u64_of_signed,                                  \
+	unsigned char: weft_impl_u64_of_unsigned,                              \
+	short: weft_impl_u64_of_signed, unsigned short: weft_impl_u64_of_unsigned, \
+	int: weft_impl_u64_of_signed, unsigned int: weft_impl_u64_of_unsigned, \
+	long: weft_impl_u64_of_signed, unsigned long: weft_impl_u64_of_unsigned, \
+	long long: weft_impl_u64_of_signed,                                    \
+	unsigned long long: weft_impl_u64_of_unsigned,                         \
+	default: weft_impl_raw_of_pointer)(v)
 
 /* Value of any integer or pointer as a trace value; selects a function, then calls it. */
 #define WEFT_IMPL_U64(v) _Generic((v),                                        \
@@ -196,7 +237,11 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 	__auto_type weft_obj_ = (obj);                                         \
 	WEFT_IMPL_SITE(WEFT_ACCESS_LOAD, weft_obj_);                           \
 	__auto_type weft_result_ = LOAD(weft_obj_, (mo));                      \
-	WEFT_IMPL_NOTE(weft_result_);                                          \
+	struct weft_impl_thread *weft_self_ = weft_impl_current;               \
+	if (weft_self_)                                                        \
+		weft_result_ = (__typeof__(weft_result_))weft_impl_mem_load(   \
+			weft_self_, WEFT_IMPL_RAW(weft_result_),               \
+			WEFT_IMPL_IS_POINTER(weft_result_), (mo));             \
 	weft_result_; })
 
 /*
@@ -208,14 +253,21 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 	__auto_type weft_obj_ = (obj);                                         \
 	__auto_type weft_arg_ = (desired);                                     \
 	WEFT_IMPL_SITE(WEFT_ACCESS_STORE, weft_obj_);                          \
-	_Bool weft_changed_ = 0;                                               \
-	if (weft_impl_current) {                                               \
-		__auto_type weft_old_ = LOAD(weft_obj_, memory_order_relaxed); \
-		weft_changed_ = weft_old_ != (__typeof__(weft_old_))weft_arg_; \
-	}                                                                      \
+	struct weft_impl_thread *weft_self_ = weft_impl_current;               \
+	__typeof__(LOAD(weft_obj_, memory_order_relaxed)) weft_old_ = 0;       \
+	if (weft_self_)                                                        \
+		weft_old_ = LOAD(weft_obj_, memory_order_relaxed);             \
 	STORE(weft_obj_, weft_arg_, (mo));                                     \
-	WEFT_IMPL_NOTE(weft_arg_);                                             \
-	WEFT_IMPL_CHANGED(weft_changed_);                                      \
+	if (weft_self_) {                                                      \
+		__typeof__(weft_old_) weft_new_ = (__typeof__(weft_old_))weft_arg_; \
+		weft_impl_mem_store(weft_self_, WEFT_IMPL_RAW(weft_old_),      \
+				    WEFT_IMPL_RAW(weft_new_),                  \
+				    WEFT_IMPL_IS_POINTER(weft_old_), (mo),     \
+				    WEFT_IMPL_U64(weft_arg_),                  \
+				    WEFT_IMPL_IS_POINTER(weft_arg_));          \
+		if (weft_old_ != weft_new_)                                    \
+			weft_impl_changed(weft_self_);                         \
+	}                                                                      \
 	(void)0; })
 
 /* exchange and fetch-op: record the old value (the result). */
@@ -224,8 +276,17 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 	__auto_type weft_arg_ = (arg);                                         \
 	WEFT_IMPL_SITE(kind, weft_obj_);                                       \
 	__auto_type weft_result_ = OP(weft_obj_, weft_arg_, (mo));             \
-	WEFT_IMPL_NOTE(weft_result_);                                          \
-	WEFT_IMPL_CHANGED(LOAD(weft_obj_, memory_order_relaxed) != weft_result_); \
+	struct weft_impl_thread *weft_self_ = weft_impl_current;               \
+	if (weft_self_) {                                                      \
+		__typeof__(weft_result_) weft_new_ = LOAD(weft_obj_, memory_order_relaxed); \
+		weft_impl_mem_rmw(weft_self_, WEFT_IMPL_RAW(weft_result_),     \
+				  WEFT_IMPL_RAW(weft_new_),                    \
+				  WEFT_IMPL_IS_POINTER(weft_result_), 1, (mo), \
+				  WEFT_IMPL_U64(weft_result_),                 \
+				  WEFT_IMPL_IS_POINTER(weft_result_));         \
+		if (weft_new_ != weft_result_)                                 \
+			weft_impl_changed(weft_self_);                         \
+	}                                                                      \
 	weft_result_; })
 
 /* compare-exchange: record 1 when it succeeded, 0 when it failed. */
@@ -235,9 +296,17 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 	__auto_type weft_arg_ = (desired);                                     \
 	WEFT_IMPL_SITE(WEFT_ACCESS_CAS, weft_obj_);                            \
 	_Bool weft_ok_ = CAS(weft_obj_, weft_expected_, weft_arg_, (succ), (fail)); \
-	weft_impl_value(weft_ok_, 0);                                          \
-	WEFT_IMPL_CHANGED(weft_ok_ &&                                          \
-		*weft_expected_ != (__typeof__(*weft_expected_))weft_arg_);    \
+	struct weft_impl_thread *weft_self_ = weft_impl_current;               \
+	if (weft_self_) {                                                      \
+		__typeof__(*weft_expected_) weft_new_ =                        \
+			(__typeof__(*weft_expected_))weft_arg_;                \
+		weft_impl_mem_rmw(weft_self_, WEFT_IMPL_RAW(*weft_expected_),  \
+				  WEFT_IMPL_RAW(weft_new_),                    \
+				  WEFT_IMPL_IS_POINTER(weft_new_), weft_ok_,   \
+				  weft_ok_ ? (succ) : (fail), weft_ok_, 0);    \
+		if (weft_ok_ && *weft_expected_ != weft_new_)                  \
+			weft_impl_changed(weft_self_);                         \
+	}                                                                      \
 	weft_ok_; })
 
 /* ---- the public atomics ---------------------------------------------------- */
@@ -264,6 +333,18 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_OR, WEFT_RAW_LOAD, WEFT_RAW_FETCH_OR, (obj), (arg), (mo))
 #define weft_atomic_fetch_xor_explicit(obj, arg, mo) \
 	WEFT_IMPL_RMW(WEFT_ACCESS_FETCH_XOR, WEFT_RAW_LOAD, WEFT_RAW_FETCH_XOR, (obj), (arg), (mo))
+/*
+ * A fence: the real one, and for the memory model a switch point (an SC
+ * fence's place among other threads' SC fences is part of the schedule).
+ */
+#define weft_atomic_thread_fence(mo) __extension__({                            \
+	int weft_mo_ = (mo);                                                   \
+	WEFT_IMPL_SITE(WEFT_ACCESS_FENCE, &weft_impl_fence_object);            \
+	(__atomic_thread_fence)(weft_mo_);                                     \
+	struct weft_impl_thread *weft_self_ = weft_impl_current;               \
+	if (weft_self_)                                                        \
+		weft_impl_mem_fence(weft_self_, weft_mo_);                     \
+	(void)0; })
 
 #else /* WEFT_NO_INSTRUMENT: the plain C11 calls, nothing else */
 
@@ -277,6 +358,7 @@ static inline uint64_t weft_impl_u64_of_pointer(const volatile void *p) { return
 #define weft_atomic_fetch_and_explicit atomic_fetch_and_explicit
 #define weft_atomic_fetch_or_explicit atomic_fetch_or_explicit
 #define weft_atomic_fetch_xor_explicit atomic_fetch_xor_explicit
+#define weft_atomic_thread_fence atomic_thread_fence
 
 #endif /* WEFT_NO_INSTRUMENT */
 

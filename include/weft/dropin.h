@@ -24,8 +24,8 @@
  * (harness/program_interpose.c), so libraries, objects built without this
  * header and C++ go through weft too, with one site per function.
  *
- * Not covered: atomic_flag_*, atomic_thread_fence (no switch point needed
- * under sequential consistency), function pointers to the renamed functions
+ * atomic_thread_fence is renamed too (a fence orders weak memory, issue 18).
+ * Not covered: atomic_flag_*, atomic_signal_fence, function pointers to the renamed functions
  * (taking &pthread_mutex_lock gets the real one), plain memory accesses.
  *
  * With WEFT_INSTRUMENTED (code built with weft's pass plugin, <weft/instrument.h>)
@@ -161,6 +161,8 @@ extern "C" int weft_program_main(int argc, char **argv);
 #define atomic_fetch_or_explicit(p, v, mo) weft_atomic_fetch_or_explicit((p), (v), (mo))
 #define atomic_fetch_xor(p, v) weft_atomic_fetch_xor((p), (v))
 #define atomic_fetch_xor_explicit(p, v, mo) weft_atomic_fetch_xor_explicit((p), (v), (mo))
+#undef atomic_thread_fence
+#define atomic_thread_fence(mo) weft_atomic_thread_fence(mo)
 
 /* ---- GNU builtins on plain objects ---- */
 #define WEFT_DROPIN_SEQ __ATOMIC_SEQ_CST

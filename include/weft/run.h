@@ -51,6 +51,8 @@ typedef struct weft_result {
 	const char *message;     /* one line; "" on pass */
 	int check_unknown;       /* 1: the linearizability check gave up (cost cap); verdict PASS */
 	uint64_t check_cost;     /* search steps the linearizability check took */
+	unsigned weak_reads;     /* loads that read an older store than the newest (the
+				    C11 memory model, WEFT_MEMORY=c11; counted up to 64) */
 } weft_result;
 
 /* Counters over a runner's life, for campaign summaries. */
@@ -158,6 +160,8 @@ typedef struct weft_complexity {
 	unsigned switches;       /* other switches: a thread finished */
 	unsigned operations;
 	unsigned threads;
+	unsigned weak_reads;     /* compared first: loads that read an older store
+				    (dejafu's commits); printed only when not 0 */
 } weft_complexity;
 
 WEFT_API weft_complexity weft_complexity_of(const weft_result *result);
@@ -165,7 +169,7 @@ WEFT_API weft_complexity weft_complexity_of(const weft_result *result);
 /*
  * Simplify the failing input in buf[0..size) (room for `cap` bytes) to one
  * that fails with the same verdict and is as simple as this greedy search can
- * make it: fewest preemptions, then other switches, operations, threads, then
+ * make it: fewest weak reads (issue 18), preemptions, then other switches, operations, threads, then
  * the shortest and lowest bytes (reduce/simplify.c).  Returns the new size;
  * a passing input, or one over 4 KiB, is left as it is.  *before and *after
  * (either may be NULL) get the complexity of the input and of the result.
