@@ -4,7 +4,11 @@
  */
 #include "schedule_record.h"
 
+#include <string.h>
+
 #include "../input/schedule_bytes.h"
+
+#define INPUT_MAX_FRONT_PROBE 16640   /* a scenario's bytes and 256 zeros */
 
 static uint64_t record_next_preemption(void *self, unsigned thread, uint32_t call, uint64_t step)
 {
@@ -57,12 +61,19 @@ static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t
 	return to;
 }
 
-/* Data choices: 0, which is what the written bytes' back reader gives. */
+/*
+ * Data choices: the inner strategy's, written down for the back of the input;
+ * 0 (what the back reader gives past its bytes) without one or past the cap.
+ */
 static uint64_t record_choose(void *self, uint64_t bound)
 {
-	(void)self;
-	(void)bound;
-	return 0;
+	mutate_recorder *r = self;
+	if (!r->inner || r->n_choices >= MUTATE_MAX_CHOICES)
+		return 0;
+	uint64_t v = r->inner->choose(r->inner->self, bound);
+	r->choice[r->n_choices] = v;
+	r->choice_bound[r->n_choices++] = bound;
+	return v;
 }
 
 /* s's plan := the records, grouped by call (each call's steps already ascend). */
@@ -91,6 +102,7 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 	r->decisions = 0;
 	r->n = 0;
 	r->lost = 0;
+	r->n_choices = 0;
 	search_steps_reset(&r->steps);
 	memset(r->call_steps, 0, sizeof r->call_steps);
 	sched_strategy st = {
@@ -99,9 +111,65 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 		.pick = record_pick,
 		.choose = record_choose,
 	};
-	r->hash = runner_run_unjudged(run, s, st, NULL);
+	if (r->judge)
+		r->hash = (runner_run_speculative(run, s, st, &r->result), r->result.trace_hash);
+	else
+		r->hash = runner_run_unjudged(run, s, st, NULL);
 	write_plan(s, r);
 	return r->lost;
+}
+
+/* 1 if a byte of the width-byte little-endian v reads as something else ('0' reads as 0). */
+static int has_ascii_zero(uint64_t v, unsigned width)
+{
+	for (unsigned i = 0; i < width; i++)
+		if (((v >> (8 * i)) & 0xff) == '0')
+			return 1;
+	return 0;
+}
+
+size_t mutate_record_append_choices(weft_runner *run, mutate_recorder *rec, uint8_t *out,
+				    size_t n, size_t cap)
+{
+	unsigned last = rec->n_choices;
+	while (last > 0 && rec->choice[last - 1] == 0)
+		last--;   /* trailing zero choices: the back reader gives 0 past its bytes */
+	if (last == 0)
+		return n;
+	/* where the front reader stops: decode with zeros after the written bytes */
+	uint8_t padded[INPUT_MAX_FRONT_PROBE];
+	if (n + 256 > sizeof padded)
+		return INPUT_ENCODE_FAILED;
+	memcpy(padded, out, n);
+	memset(padded + n, 0, 256);
+	input_choices c;
+	input_choices_init(&c, padded, n + 256);
+	input_scenario_decode(&rec->replay, weft_runner_target(run),
+			      runner_bounds(run), &c);
+	size_t front = input_used_front(&c), at = front;
+	if (front >= n + 256 || front < n)
+		return INPUT_ENCODE_FAILED;
+	size_t need = 0;
+	for (unsigned i = 0; i < last; i++)
+		need += input_choice_width(rec->choice_bound[i]);
+	if (front + need > cap)
+		return INPUT_ENCODE_FAILED;
+	memset(out + n, 0, front - n);
+	at = front + need;
+	for (unsigned i = 0; i < last; i++) {   /* the first choice is read from the end */
+		uint64_t b = rec->choice_bound[i], v = rec->choice[i];
+		unsigned w = input_choice_width(b);
+		while (has_ascii_zero(v, w)) {
+			if (b == 0 || UINT64_MAX - v < b)
+				return INPUT_ENCODE_FAILED;
+			v += b;   /* reads as v mod b, the same choice */
+		}
+		if (w < 8 && (v >> (8 * w)) != 0)
+			return INPUT_ENCODE_FAILED;
+		for (unsigned k = 0; k < w; k++)   /* taken from the back: low byte first */
+			out[--at] = (uint8_t)(v >> (8 * k));
+	}
+	return front + need;
 }
 
 int mutate_record_verify(weft_runner *run, mutate_recorder *r, const uint8_t *bytes, size_t size)

@@ -33,6 +33,8 @@
 #include "../runner/runner_internal.h"
 #include "../search/strategy_common.h"
 
+#define MUTATE_MAX_CHOICES 64
+
 typedef struct mutate_record_entry {
 	uint32_t call;
 	uint64_t step;
@@ -50,7 +52,11 @@ typedef struct mutate_recorder {
 	unsigned n;
 	unsigned lost;                        /* switches that could not be written */
 	uint64_t hash;                        /* the recorded run's trace hash */
+	int judge;                            /* judge the run (runner_run_speculative) */
+	weft_result result;                   /* its verdict and counts, when judged */
 	mutate_record_entry rec[INPUT_MAX_PREEMPTIONS];
+	unsigned n_choices;                   /* data choices the run made (choose) */
+	uint64_t choice[MUTATE_MAX_CHOICES], choice_bound[MUTATE_MAX_CHOICES];
 	input_scenario replay;                /* scratch for mutate_record_verify */
 } mutate_recorder;
 
@@ -58,9 +64,22 @@ typedef struct mutate_recorder {
  * Run `s` on `r` under the recorder (inner may be NULL, see above); then
  * replace s's plan by the recorded switches.  Returns the number of lost
  * switches (0: the plan says exactly what ran, up to the spinner caveat).
+ * With rec->judge set the run is judged but not counted (runner_run_speculative:
+ * the runner keeps its verdict and features for weft_mutator_take).
  */
 unsigned mutate_record_run(weft_runner *r, input_scenario *s, const sched_strategy *inner,
 			   uint64_t follow, mutate_recorder *rec);
+/*
+ * The recorded run's data choices (a timed wait ending early, a spurious
+ * wake-up: sched_strategy.choose), which the inner strategy drew, appended to
+ * the scenario's bytes out[0..n) as the back of the input reads them
+ * (docs/input-format.md): the front's trailing zeros written out (the front
+ * reader must stop where it stopped), then the choices, the first at the very
+ * end.  Returns the new size, n when there is nothing to add, or
+ * INPUT_ENCODE_FAILED when it does not fit in cap.
+ */
+size_t mutate_record_append_choices(weft_runner *r, mutate_recorder *rec, uint8_t *out,
+				    size_t n, size_t cap);
 /*
  * Decode `bytes`, run them unjudged under the bytes strategy, and return 1
  * when the trace hash is the recorded run's (rec->hash).
