@@ -24,7 +24,7 @@ import sys
 from collections import Counter, defaultdict
 
 HARD = ["treiber_stack", "ms_queue", "hash_set"]
-NEW_HARD = ["chase_lev", "key_lock_set"]          # issue 17's harder targets
+NEW_HARD = ["chase_lev", "key_lock_set", "pool_stack", "resize_set"]          # issue 17's harder targets
 BASELINES = ["random", "pct1", "pct2", "pct3", "uniform", "pos"]
 DEFAULT = "fuzz"
 ALL = "fuzz+inner"

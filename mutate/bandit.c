@@ -61,6 +61,19 @@ static uint8_t bucket(uint32_t count)
 	return (uint8_t)(1u << k);
 }
 
+void mutate_bandit_credit(mutate_bandit *b, int novel)
+{
+	if (b->last < 0)
+		return;
+	for (unsigned a = 0; a < MUTATE_ARMS; a++) {
+		b->pulls[a] *= BANDIT_DECAY;
+		b->gains[a] *= BANDIT_DECAY;
+	}
+	b->pulls[b->last] += 1;
+	b->gains[b->last] += novel != 0;
+	b->last = -1;
+}
+
 void mutate_bandit_reward(mutate_bandit *b, const weft_feature *f, size_t n)
 {
 	if (b->last < 0 || n == 0)   /* feedback off: nothing to learn from */
@@ -73,13 +86,7 @@ void mutate_bandit_reward(mutate_bandit *b, const weft_feature *f, size_t n)
 		novel += !(*slot & bit);
 		*slot |= bit;
 	}
-	for (unsigned a = 0; a < MUTATE_ARMS; a++) {
-		b->pulls[a] *= BANDIT_DECAY;
-		b->gains[a] *= BANDIT_DECAY;
-	}
-	b->pulls[b->last] += 1;
-	b->gains[b->last] += novel > 0;
-	b->last = -1;
+	mutate_bandit_credit(b, novel > 0);
 }
 
 void mutate_bandit_shares(const mutate_bandit *b, unsigned *permille)

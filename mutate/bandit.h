@@ -55,6 +55,8 @@ typedef struct mutate_bandit {
 void mutate_bandit_init(mutate_bandit *b);
 /* The next arm (MUTATE_SPLICE only when can_splice); remembered as the last. */
 mutate_arm mutate_bandit_pick(mutate_bandit *b, search_rng *rng, int can_splice);
+/* The last mutant was new to the engine (novel) or not: credit its arm; once. */
+void mutate_bandit_credit(mutate_bandit *b, int novel);
 /* The last mutant ran with these features: credit its arm with their novelty. */
 void mutate_bandit_reward(mutate_bandit *b, const weft_feature *f, size_t n);
 /* The current share of each arm, in permille (for the exit statistics). */

@@ -462,6 +462,11 @@ int weft_mutator_take(weft_mutator *m, const uint8_t *data, size_t size, weft_re
 	return 1;
 }
 
+void weft_mutator_reward(weft_mutator *m, int novel)
+{
+	mutate_bandit_credit(&m->bandit, novel);
+}
+
 void weft_mutator_observe(weft_mutator *m)
 {
 	size_t n = weft_runner_features(m->runner, m->features, 1024);

@@ -82,6 +82,10 @@ WEFT_API int weft_mutator_take(weft_mutator *m, const uint8_t *data, size_t size
 /* Call after running (or taking) a mutant: its features reward the mutation
  * that made it (mutate/bandit.h).  Cheap; nothing when feedback is off. */
 WEFT_API void weft_mutator_observe(weft_mutator *m);
+/* For engines that judge novelty themselves (AFL++: a new queue entry): the
+ * last mutant was kept (novel = 1) or not (0).  Only the first call after a
+ * mutation counts. */
+WEFT_API void weft_mutator_reward(weft_mutator *m, int novel);
 
 #ifdef __cplusplus
 }
