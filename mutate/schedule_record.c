@@ -40,12 +40,75 @@ static unsigned planned_pick(const mutate_recorder *r, unsigned thread, uint32_t
 	return thread;
 }
 
+/* The first thread of `mask` cyclically from `from` (the scheduler's rule). */
+static unsigned first_from(sched_mask mask, unsigned from, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (sched_has(mask, (from + i) % n))
+			return (from + i) % n;
+	return sched_lowest(mask);
+}
+
+/* The switch recorded at (call, step), or NULL. */
+static const mutate_record_entry *recorded_at(const mutate_recorder *r, uint32_t call,
+					      uint64_t step)
+{
+	for (unsigned i = r->n; i-- > 0;)
+		if (r->rec[i].call == call && r->rec[i].step == step)
+			return &r->rec[i];
+	return NULL;
+}
+
+/* The bytes strategy's forced answer under the scenario's plan: from its step + 1 entry. */
+static unsigned planned_forced(const mutate_recorder *r, uint32_t call, uint64_t step,
+			       sched_mask runnable)
+{
+	const input_scenario *s = r->scenario;
+	unsigned n = r->n_slots ? r->n_slots : 1, from = 0;
+	for (unsigned p = call < s->n_calls ? s->first_plan[call] : 0;
+	     call < s->n_calls && p < s->first_plan[call + 1]; p++)
+		if (s->plan[p].step == step + 1)
+			from = s->plan[p].to % n;
+	return first_from(runnable, from, n);
+}
+
+/*
+ * A forced pick (the thread finished or cannot go on at `step`): the format
+ * writes a choice other than the lowest runnable thread as a preemption at
+ * step + 1 of the call (input/schedule_bytes.c); if the thread had only
+ * blocked and reaches that step later, the replay preempts there too, and
+ * record_pick answers as the replay will.
+ */
+static unsigned record_forced(mutate_recorder *r, unsigned thread, uint32_t call, uint64_t step,
+			      sched_mask runnable)
+{
+	unsigned n = r->n_slots ? r->n_slots : 1, lowest = first_from(runnable, 0, n), want;
+	if (!r->inner || r->decisions < r->follow)
+		want = planned_forced(r, call, step, runnable);
+	else
+		want = first_from(runnable,
+				  r->inner->pick(r->inner->self, thread, call, step, runnable, true) % n,
+				  n);
+	if (want == lowest)
+		return lowest;
+	if (call >= r->scenario->n_calls || r->n >= INPUT_MAX_PREEMPTIONS ||
+	    recorded_at(r, call, step + 1)) {
+		r->lost += r->inner != NULL;   /* cannot be written: the replay takes the lowest */
+		return lowest;
+	}
+	r->rec[r->n++] = (mutate_record_entry){ call, step + 1, (uint8_t)want };
+	return want;
+}
+
 static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
 			    sched_mask runnable, bool forced)
 {
 	mutate_recorder *r = self;
-	if (forced)   /* the byte format's rule: the lowest-numbered runnable thread */
-		return sched_lowest(runnable);
+	if (forced)
+		return record_forced(r, thread, call, step, runnable);
+	const mutate_record_entry *e = recorded_at(r, call, step);
+	if (e)   /* a forced switch's entry, reached after all: the replay preempts here */
+		return first_from(runnable, e->to, r->n_slots ? r->n_slots : 1);
 	r->decisions++;
 	unsigned to;
 	if (!r->inner || r->decisions <= r->follow)

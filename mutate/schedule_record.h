@@ -10,10 +10,11 @@
  * at that step to the first runnable thread cyclically from `to`.  So every
  * *unforced* switch the sampled strategy makes is written as a preemption at
  * that step to that very thread.  A *forced* pick (the thread finished,
- * blocked or spins) has no bytes in the format: the replay takes the
- * lowest-numbered runnable thread.  The recorder answers forced picks that
- * way itself, so the sampled strategy is random walk or PCT everywhere
- * except there (its next unforced pick, one step later, may switch again).
+ * blocked or spins at step k) goes to the lowest runnable thread unless the
+ * call's plan has a preemption at step k + 1, which then names the thread
+ * (input/schedule_bytes.c): the recorder writes a forced pick that way, and
+ * if a blocked thread reaches step k + 1 later, it switches there as the
+ * replay will (one unforced decision taken from the sampler).
  * What remains inexact: progress.c counts only switch points that are not
  * planned preemptions as spinning, and the recorder asks at every step
  * (strategy_common.h spaces the questions while a thread spins); a spinner

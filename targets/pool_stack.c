@@ -18,20 +18,20 @@
  * node 0 never having moved: its CAS succeeds with the stale next, returning
  * the value it read (1) a second time and dropping the pushed value.  Three
  * threads with the right operations, a preemption inside the pop's window,
- * and the other two threads' operations in the right order inside it.
+ * and the other two threads' operations in the right order inside it (the
+ * switch from the popping thread to the pushing one is a forced one, which the
+ * lowest-numbered-thread rule gets wrong whenever the pusher is not next).
  * Fixed build (-DWEFT_POOL_STACK_FIXED): top carries a tag bumped by every
  * successful CAS (index in the low 8 bits), so the stale CAS fails and retries.
  *
- * Known minimal failing interleaving in the input format (3 threads, 3
- * operations, 2 preemptions; corpus/pool_stack/aba.linearizability.bin):
- * t0 pop() reads top = node 0 ~~preempted~~> t1 pop() takes node 0, returns
- * 1 and frees it; t1 done, t0 reads node 0's value (still 1) ~~preempted~~>
- * t2 push(3) takes node 0 again: top = node 0 (3) -> node 1 -> t0 reads next
- * = node 1 and its CAS succeeds: top = node 1; pop() = 1 twice, 3 lost.
- * Systematic mode (--threads=2..4 --ops=1): nothing at --preemptions=0; at 1
- * it fails only by switching, when t1 finishes, to t2 rather than to the
- * lowest-numbered runnable thread, which the format cannot write (its forced
- * switches go to the lowest), so written inputs need the second preemption.
+ * Known minimal failing interleaving (3 threads, 3 operations, 1 preemption;
+ * corpus/pool_stack/aba.linearizability.bin): t0 pop() reads top = node 0,
+ * its value 1 and next = node 1 ~~preempted before its CAS~~> t1 pop() takes
+ * node 0, returns 1 and frees it; t1 done, and the forced switch goes to t2
+ * (a preemption planned one step past t1's end names it:
+ * docs/input-format.md) -> t2 push(3) reuses node 0: top = node 0 -> t0's CAS
+ * succeeds: top = node 1; pop() = 1 twice, 3 lost.  Minimal by systematic
+ * mode (--threads=2..4 --ops=1): nothing at --preemptions=0.
 
  * Oracle: linearizability against a sequential stack that starts as {1, 2}
  * (the model below), with contents() as the final operation.
