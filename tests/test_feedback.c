@@ -24,10 +24,10 @@
 
 #ifdef FEEDBACK_TREIBER
 #include "../targets/treiber_stack.c"
-#define GOLDEN_HASH 0xf8417755e1095438ULL
+#define GOLDEN_HASH 0xc0a1f7305ff5eacfULL   /* since issue 17's forced switches */
 #else
 #include "../targets/counter.c"
-#define GOLDEN_HASH 0xd5258e1e1b6a3790ULL
+#define GOLDEN_HASH 0xbfecb6784695bb3aULL   /* since issue 17's forced switches */
 #endif
 
 #define MAXF 4096
