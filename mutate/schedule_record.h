@@ -35,6 +35,15 @@
 #include "../search/strategy_common.h"
 
 #define MUTATE_MAX_CHOICES 64
+#define MUTATE_MAX_FORCED 128
+
+/* A forced pick as it was answered: the replay's must agree (schedule_record.c). */
+typedef struct mutate_forced {
+	uint32_t call;
+	uint64_t step;
+	uint8_t answer;
+	sched_mask runnable;
+} mutate_forced;
 
 typedef struct mutate_record_entry {
 	uint32_t call;
@@ -45,6 +54,7 @@ typedef struct mutate_record_entry {
 typedef struct mutate_recorder {
 	const sched_strategy *inner;          /* NULL: follow the plan to the end */
 	const input_scenario *scenario;       /* whose plan is followed */
+	const sched_trace *trace;             /* the running execution's (runner_trace) */
 	unsigned n_slots;
 	uint64_t follow;                      /* unforced picks answered from the plan */
 	uint64_t decisions;                   /* unforced picks so far */
@@ -56,6 +66,8 @@ typedef struct mutate_recorder {
 	int judge;                            /* judge the run (runner_run_speculative) */
 	weft_result result;                   /* its verdict and counts, when judged */
 	mutate_record_entry rec[INPUT_MAX_PREEMPTIONS];
+	unsigned n_forced;                    /* forced picks answered so far */
+	mutate_forced forced[MUTATE_MAX_FORCED];
 	unsigned n_choices;                   /* data choices the run made (choose) */
 	uint64_t choice[MUTATE_MAX_CHOICES], choice_bound[MUTATE_MAX_CHOICES];
 	input_scenario replay;                /* scratch for mutate_record_verify */
