@@ -113,7 +113,8 @@ OUT=${OUT:-$here/results.md}
 TARGETS_GIVEN=${TARGETS:-} STRATEGIES_GIVEN=${STRATEGIES:-}
 STRATEGIES=${STRATEGIES:-"fuzz fuzz-nofeedback fuzz-bytes bytes random pct1 pct2 pct3 uniform pos stress"}
 order="counter spsc_ring treiber_stack ms_queue hash_set blocking_queue transfer spinlock
-       peterson spin_barrier rw_counter mailbox pthread_account chase_lev key_lock_set"
+       peterson spin_barrier rw_counter mailbox pthread_account chase_lev key_lock_set
+       pool_stack resize_set"
 if [ -z "${TARGETS:-}" ]; then   # every buggy target the build has, known ones first
 	found=$(cd "$build" && ls -- *_buggy_replay 2>/dev/null | sed 's/_buggy_replay$//')
 	[ -n "$found" ] || die "no NAME_buggy_replay binaries in $build (build it first)"

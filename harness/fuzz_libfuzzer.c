@@ -32,7 +32,12 @@
  * The structure-aware mutator (issue 17; weft/mutate.h, mutate/mutate.c):
  * LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver hand libFuzzer's input
  * and seed to weft_mutate / weft_crossover, with LLVMFuzzerMutate (weak: absent
- * under other drivers) as the engine's own mutation.  WEFT_MUTATOR (read once):
+ * under other drivers) as the engine's own mutation.  A mutant whose schedule
+ * the mutator sampled already ran, judged, inside the mutator: the next
+ * LLVMFuzzerTestOneInput takes that run (weft_mutator_take) instead of running
+ * the same bytes again, unless it failed (then the bytes are replayed, so the
+ * report and the crash file come from a real run); every execution's
+ * features then reward the mutation that made it (weft_mutator_observe).  WEFT_MUTATOR (read once):
  * unset or "on" - the mutator; "off" - libFuzzer's byte mutations alone (the
  * pre-issue-17 search, for comparison); "verify" - the mutator, and every
  * sampled schedule is replayed from its bytes and compared (a mismatch count is
@@ -124,10 +129,19 @@ static void mutator_setup(void)
 static void print_mutator_stats(void)
 {
 	weft_mutator_stats s = weft_mutator_stats_get(mutator);
+	/* the mutator's own executions: a taken sample is the fuzzer's execution, and a
+	 * failing one is counted by the fuzzer when it replays it */
+	uint64_t own = s.runs - s.reused - s.replayed;
 	fprintf(stderr, "==weft== mutator: %" PRIu64 " mutations, %" PRIu64 " executions inside "
 		"the mutator, %" PRIu64 " schedules sampled, %" PRIu64 " switches lost, %" PRIu64
-		" verified, %" PRIu64 " mismatches, %" PRIu64 " left to the engine\n",
-		s.mutations, s.runs, s.sampled, s.lost, s.verified, s.mismatches, s.engine);
+		" verified, %" PRIu64 " mismatches, %" PRIu64 " left to the engine, %" PRIu64
+		" samples taken as the judged run\n", s.mutations, own, s.sampled, s.lost,
+		s.verified, s.mismatches, s.engine, s.reused);
+	fputs("==weft== mutator shares (permille; uniform pos walk pct fresh, uniform pos same, "
+	      "prefix, edit-plan, edit-call, splice):", stderr);
+	for (unsigned a = 0; a < WEFT_MUTATOR_ARMS; a++)
+		fprintf(stderr, " %u", s.arm_permille[a]);
+	fputc('\n', stderr);
 }
 
 #if !defined(__AFL_COMPILER)
@@ -346,8 +360,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	weft_runner *runner = fuzz_runner();
 	weft_result res;
-	weft_verdict v = weft_runner_run(runner, data, size, &res);
+	weft_verdict v;
+	/* a mutant the mutator already ran judged is not run twice (weft/mutate.h) */
+	if (mutator && weft_mutator_take(mutator, data, size, &res))
+		v = res.verdict;
+	else
+		v = weft_runner_run(runner, data, size, &res);
 	export_feedback(runner);
+	if (mutator)
+		weft_mutator_observe(mutator);
 	if (v != WEFT_PASS)
 		die_with_report(runner, &res);
 	return 0;

@@ -189,9 +189,10 @@ static void write_failure(weft_runner *r, const search_systematic_failure *f, co
 	}
 	printf("wrote %s, but it does not replay to this failure (it gives %s, trace %016" PRIx64
 	       " instead of %016" PRIx64 ")%s\n", path, weft_verdict_name(v), res.trace_hash,
-	       f->result.trace_hash, f->expressible ? "" :
-	       ": the schedule switches, when a thread finishes, to another thread than the "
-	       "lowest-numbered runnable one, and the input format cannot say that");
+	       f->result.trace_hash, f->expressible ?
+	       ": a forced switch to another thread than the lowest-numbered runnable one is "
+	       "written as a preemption one step later, which the replay takes too if the thread "
+	       "gets there" : ": the schedule has more switches than an input's plan holds");
 }
 
 static int report_outcome(weft_runner *r, search_systematic_outcome out,

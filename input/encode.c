@@ -199,11 +199,36 @@ static void put_parts(writer *w, const input_scenario *s, const weft_target *t,
 		put_kind_args(w, t, b, &s->post[i]);
 }
 
+/*
+ * 1 when every non-parallel group (weft_op.group) is used by one thread only,
+ * as the decoder admits it (input/scenario.c): a scenario that gives a second
+ * thread a group's operation would be written as bytes the decoder reads as
+ * another operation, and everything after it (the parts too) differently.
+ */
+static int groups_admissible(const input_scenario *s, const weft_target *t)
+{
+	unsigned group[WEFT_MAX_GROUPS], owner[WEFT_MAX_GROUPS], n = 0;
+	for (unsigned th = 0; th < s->n_threads; th++)
+		for (unsigned c = s->first_call[th]; c < s->first_call[th + 1]; c++) {
+			unsigned g = t->ops[s->calls[c].op].group, i;
+			for (i = 0; g && i < n && group[i] != g; i++)
+				;
+			if (!g)
+				continue;
+			if (i < n && owner[i] != th)
+				return 0;
+			if (i == n && n < WEFT_MAX_GROUPS)
+				group[n] = g, owner[n++] = th;
+		}
+	return 1;
+}
+
 size_t input_scenario_encode(const input_scenario *s, const weft_target *t,
 			       const input_bounds *b, uint8_t *out, size_t cap)
 {
 	writer w = { out, cap, 0, 0, 1 };
-	if (s->n_threads < b->min_threads || s->n_threads > b->max_threads)
+	if (s->n_threads < b->min_threads || s->n_threads > b->max_threads ||
+	    !groups_admissible(s, t))
 		return INPUT_ENCODE_FAILED;
 	for (unsigned th = 0; th < s->n_threads; th++) {
 		unsigned first = s->first_call[th], end = s->first_call[th + 1];

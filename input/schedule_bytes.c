@@ -35,9 +35,12 @@ static unsigned first_from(sched_mask mask, unsigned from, unsigned n_threads)
 
 /*
  * A planned preemption goes to the first runnable thread cyclically from the
- * plan's `to` (so every byte names some thread); a forced switch (the thread
- * finished or cannot go on) to the lowest-numbered runnable thread: the input
- * format has no byte for it, and the lowest is the simplest answer.
+ * plan's `to` (so every byte names some thread).  A forced switch (the thread
+ * finished or cannot go on at step k of its call) goes to the lowest-numbered
+ * runnable thread, the simplest answer, unless the call's plan has a
+ * preemption at step k + 1: then cyclically from its `to` (issue 17: a
+ * finished call never reaches that step, so the byte would be unused, and the
+ * mutator's sampled schedules need to say who runs after a thread ends).
  */
 static unsigned plan_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
 			  sched_mask runnable, bool forced)
@@ -45,8 +48,14 @@ static unsigned plan_pick(void *self, unsigned thread, uint32_t call, uint64_t s
 	const input_plan_reader *p = self;
 	const input_scenario *s = p->scenario;
 	unsigned n = p->n_slots;
-	if (forced)
-		return first_from(runnable, 0, n);
+	if (forced) {
+		unsigned from = 0;
+		for (unsigned i = call < s->n_calls ? s->first_plan[call] : 0;
+		     call < s->n_calls && i < s->first_plan[call + 1]; i++)
+			if (s->plan[i].step == step + 1)
+				from = s->plan[i].to % n;
+		return first_from(runnable, from, n);
+	}
 	unsigned to = (thread + 1) % n;
 	for (unsigned i = call < s->n_calls ? s->first_plan[call] : 0;
 	     call < s->n_calls && i < s->first_plan[call + 1]; i++)

@@ -12,25 +12,32 @@
  * baselines sample, and coverage and interleaving feedback keep the samples
  * that did something new in the corpus, where later mutations start from them.
  *
- * The menu (percent of weft_mutate calls; weft_crossover splices the threads
- * of two inputs and samples a schedule on the result as in the first row):
- *    5  the engine's own byte mutation (libFuzzer's LLVMFuzzerMutate)
- *   67  a schedule from scratch: uniform over interleavings 35%, POS 25%,
- *       random walk 30%, PCT (depth 2 or 3) 10% of these (strategy_baselines.h);
- *       three quarters of them on a fresh random scenario
- *       (explore_scenarios.h) instead of the input's
- *   10  random walk after a prefix of the input's own plan (its first 0..63
- *       decisions kept): a neighbour of a schedule the corpus kept
- *    9  insert, move or drop one preemption at a step the input's execution
- *       had (one run that follows the plan measures each call's steps)
- *    9  change one operation or argument, then a schedule from scratch
- * A shrinking request (max_size < size: libFuzzer's -minimize_crash) always
- * goes to the engine, whose erasures the format is built for.
+ * The menu: 5% of weft_mutate calls go to the engine's own byte mutation
+ * (libFuzzer's LLVMFuzzerMutate), and every shrinking request (max_size <
+ * size: libFuzzer's -minimize_crash), whose erasures the format is built for.
+ * The rest, and every weft_crossover call, go to one of ten arms chosen by a
+ * bandit (bandit.h) rewarded by new interleaving features: a uniform, POS,
+ * random-walk or PCT schedule on a fresh random scenario (explore_scenarios.h);
+ * a uniform or POS schedule on the input's scenario; a random walk after a
+ * prefix (0..63 decisions) of the input's own plan; insert, move or drop one
+ * preemption at a step the input's execution had (one run that follows the
+ * plan measures each call's steps); one operation or argument changed, then a
+ * schedule; threads of two inputs spliced, then a schedule (crossover only).
+ *
+ * One execution per mutant: a sampled schedule runs judged (verdict,
+ * features) but uncounted (runner_run_speculative); when the fuzzer then runs
+ * the bytes written for it, the harness takes that run (weft_mutator_take)
+ * instead of repeating it: same bytes, same interleaving, so it is the run the
+ * bytes would give (test_mutate compares them).  Failing samples are not
+ * taken: the fuzzer replays them, so reports come from real runs.  Data
+ * choices the sample drew (a timed wait ending early) are written at the back
+ * of the input (schedule_record.h), so they replay too.
  *
  * Determinism: every choice comes from the engine's seed (xoshiro256**,
- * strategy_common.h); nothing else.  The mutator's executions are unjudged
- * (runner_run_unjudged): no features, no stats, no history; the runner resets
- * everything per execution, so the next input runs as if they had not been.
+ * strategy_common.h) and the bandit's state, which follows the calls made.
+ * The mutator's executions are never counted in the runner's stats unless
+ * taken; the runner resets everything per execution, so the next input runs
+ * as if they had not been.
  */
 #include "weft/mutate.h"
 
@@ -38,12 +45,14 @@
 #include <string.h>
 
 #include "../search/explore_scenarios.h"
+#include "bandit.h"
 #include "schedule_record.h"
 #include "../search/strategy_baselines.h"
 
 #define MUTATE_DEFAULT_CALL_STEPS 8   /* PCT's estimate for an operation never run */
 #define MUTATE_MAX_FOLLOW 64
 #define MUTATE_SCRATCH 16384           /* bytes of a normalized scenario */
+#define MUTATE_ENGINE_PERCENT 5
 
 struct weft_mutator {
 	weft_runner *runner;
@@ -61,6 +70,12 @@ struct weft_mutator {
 	search_scenario_source source;
 	uint64_t op_steps[WEFT_MAX_TARGET_OPS], op_calls[WEFT_MAX_TARGET_OPS];
 	weft_mutator_stats stats;
+	mutate_bandit bandit;
+	weft_feature features[1024];
+	/* the judged run of the last mutant, until the fuzzer runs it (take) */
+	int pending;
+	size_t pending_size;
+	uint8_t pending_bytes[MUTATE_SCRATCH];
 };
 
 weft_mutator *weft_mutator_new(weft_runner *runner, int verify)
@@ -72,6 +87,7 @@ weft_mutator *weft_mutator_new(weft_runner *runner, int verify)
 	m->target = weft_runner_target(runner);
 	m->bounds = runner_bounds(runner);
 	m->verify = verify;
+	mutate_bandit_init(&m->bandit);
 	return m;
 }
 
@@ -80,9 +96,13 @@ void weft_mutator_free(weft_mutator *m)
 	free(m);
 }
 
+_Static_assert(WEFT_MUTATOR_ARMS == MUTATE_ARMS, "weft/mutate.h names every arm");
+
 weft_mutator_stats weft_mutator_stats_get(const weft_mutator *m)
 {
-	return m->stats;
+	weft_mutator_stats s = m->stats;
+	mutate_bandit_shares(&m->bandit, s.arm_permille);
+	return s;
 }
 
 static void decode(const weft_mutator *m, input_scenario *s, const uint8_t *data, size_t size)
@@ -141,6 +161,7 @@ static void record(weft_mutator *m, const sched_strategy *inner, uint64_t follow
 {
 	pad_program(m);
 	m->stats.runs++;
+	m->rec.judge = inner && !m->verify;   /* a sample may become the judged run */
 	m->stats.lost += mutate_record_run(m->runner, &m->s, inner, follow, &m->rec);
 	learn(m, &m->s);
 	if (inner)
@@ -219,12 +240,26 @@ static void sample_any(weft_mutator *m)
 		sample_pct(m);
 }
 
+/* The sequential parts (input/scenario.h) of `from` go with the child. */
+static void keep_parts(input_scenario *s, const input_scenario *from)
+{
+	s->n_init = from->n_init;
+	s->n_post = from->n_post;
+	memcpy(s->init, from->init, sizeof s->init);
+	memcpy(s->post, from->post, sizeof s->post);
+}
+
+/* New threads and operations; the sequential parts that build state stay. */
 static void fresh_scenario(weft_mutator *m)
 {
 	const input_bounds *b = m->bounds;
+	m->b.n_init = m->s.n_init, m->b.n_post = m->s.n_post;
+	memcpy(m->b.init, m->s.init, sizeof m->b.init);
+	memcpy(m->b.post, m->s.post, sizeof m->b.post);
 	search_scenario_source_init(&m->source, m->target, b, search_rng_next(&m->rng),
 				     b->min_threads, b->max_threads, b->max_ops);
 	search_scenario_draw(&m->source, &m->s);
+	keep_parts(&m->s, &m->b);
 }
 
 /* ---- edits of the plan and the operations ---- */
@@ -332,17 +367,27 @@ static int normalize(weft_mutator *m)
 
 /* ---- writing back ---- */
 
-/* Encode m->s into out; verify a sampled schedule when asked.  0 on failure. */
+/*
+ * Encode m->s into out; verify a sampled schedule when asked.  0 on failure.
+ * A sample whose run was judged and wrote every switch is kept pending: the
+ * fuzzer runs these very bytes next, and weft_mutator_take hands it this run.
+ */
 static int write_out(weft_mutator *m, int sampled, uint8_t *out, size_t cap, size_t *size)
 {
 	size_t n = input_scenario_encode(&m->s, m->target, m->bounds, out, cap);
 	if (n == INPUT_ENCODE_FAILED)
 		return 0;
+	int exact = sampled;   /* the sample's data choices are m->s.data: written above */
 	*size = n;
-	if (sampled && m->verify) {
+	if (exact && m->verify) {
 		m->stats.runs++;
 		m->stats.verified++;
 		m->stats.mismatches += !mutate_record_verify(m->runner, &m->rec, out, n);
+	}
+	if (exact && m->rec.judge && m->rec.lost == 0 && n <= sizeof m->pending_bytes) {
+		memcpy(m->pending_bytes, out, n);
+		m->pending_size = n;
+		m->pending = 1;
 	}
 	return 1;
 }
@@ -356,36 +401,81 @@ static size_t to_engine(weft_mutator *m, uint8_t *data, size_t size, size_t max_
 	return size < max_size ? size : max_size;   /* no engine: at most cut to fit */
 }
 
+/* Start of a mutation: nothing pending, the rng from the engine's seed. */
+static void begin(weft_mutator *m, unsigned seed, uint64_t stream)
+{
+	m->stats.mutations++;
+	m->pending = 0;
+	m->rec.judge = 0;
+	m->bandit.last = -1;
+	search_rng_seed(&m->rng, seed, stream);
+}
+
+/* Apply `arm` to m->s (any arm but the splice); 1 when the result is a sample. */
+static int apply(weft_mutator *m, mutate_arm arm)
+{
+	switch (arm) {
+	case MUTATE_UNIFORM_FRESH: fresh_scenario(m); sample_uniform(m); return 1;
+	case MUTATE_POS_FRESH: fresh_scenario(m); sample_pos(m); return 1;
+	case MUTATE_WALK_FRESH: fresh_scenario(m); sample_walk(m, 0); return 1;
+	case MUTATE_PCT_FRESH: fresh_scenario(m); sample_pct(m); return 1;
+	case MUTATE_UNIFORM_SAME: sample_uniform(m); return 1;
+	case MUTATE_POS_SAME: sample_pos(m); return 1;
+	case MUTATE_WALK_PREFIX:
+		sample_walk(m, search_rng_below(&m->rng, MUTATE_MAX_FOLLOW));
+		return 1;
+	case MUTATE_EDIT_PLAN: edit_plan(m); return 0;
+	default:
+		edit_call(m);
+		if (!normalize(m))
+			return 0;
+		sample_any(m);
+		return 1;
+	}
+}
+
 size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size, unsigned seed,
 		   weft_engine_mutate engine)
 {
-	m->stats.mutations++;
-	search_rng_seed(&m->rng, seed, 7);
+	begin(m, seed, 7);
 	unsigned roll = (unsigned)search_rng_below(&m->rng, 100);
-	if (max_size < size || roll < 5)
+	if (max_size < size || roll < MUTATE_ENGINE_PERCENT)
 		return to_engine(m, data, size, max_size, engine);
-	roll -= 5;   /* the rest of the menu: 0..94 */
 	decode(m, &m->s, data, size);
-	int sampled = 1;
-	if (roll < 67) {
-		if (search_rng_below(&m->rng, 4) != 0)
-			fresh_scenario(m);
-		sample_any(m);
-	} else if (roll < 77) {
-		sample_walk(m, search_rng_below(&m->rng, MUTATE_MAX_FOLLOW));
-	} else if (roll < 86) {
-		edit_plan(m);
-		sampled = 0;
-	} else {
-		edit_call(m);
-		sampled = normalize(m);
-		if (sampled)
-			sample_any(m);
-	}
+	int sampled = apply(m, mutate_bandit_pick(&m->bandit, &m->rng, 0));
 	size_t n;
-	if (!write_out(m, sampled, data, max_size, &n))
+	if (!write_out(m, sampled, data, max_size, &n)) {
+		m->bandit.last = -1;
 		return to_engine(m, data, size, max_size, engine);
+	}
 	return n;
+}
+
+int weft_mutator_take(weft_mutator *m, const uint8_t *data, size_t size, weft_result *out)
+{
+	int same = m->pending && size == m->pending_size &&
+		   memcmp(data, m->pending_bytes, size) == 0;
+	m->pending = 0;
+	if (same && m->rec.result.verdict != WEFT_PASS)
+		m->stats.replayed++;   /* the caller replays it: one execution, not two */
+	if (!same || m->rec.result.verdict != WEFT_PASS)
+		return 0;
+	runner_adopt(m->runner);
+	m->stats.reused++;
+	if (out)
+		*out = m->rec.result;
+	return 1;
+}
+
+void weft_mutator_reward(weft_mutator *m, int novel)
+{
+	mutate_bandit_credit(&m->bandit, novel);
+}
+
+void weft_mutator_observe(weft_mutator *m)
+{
+	size_t n = weft_runner_features(m->runner, m->features, 1024);
+	mutate_bandit_reward(&m->bandit, m->features, n < 1024 ? n : 1024);
 }
 
 /* Append thread `t` of `src` (its calls and plan) to `out` as its next thread. */
@@ -406,20 +496,9 @@ static void append_thread(input_scenario *out, const input_scenario *src, unsign
 	out->first_plan[out->n_calls] = out->n_plan;
 }
 
-/* The sequential parts (input/scenario.h) of the first parent go with the child. */
-static void keep_parts(input_scenario *s, const input_scenario *from)
+/* Threads of a and b spliced into m->s; 1 when it can be written. */
+static int splice(weft_mutator *m, const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
 {
-	s->n_init = from->n_init;
-	s->n_post = from->n_post;
-	memcpy(s->init, from->init, sizeof s->init);
-	memcpy(s->post, from->post, sizeof s->post);
-}
-
-size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_t *b,
-		      size_t nb, uint8_t *out, size_t max_out, unsigned seed)
-{
-	m->stats.mutations++;
-	search_rng_seed(&m->rng, seed, 8);
 	decode(m, &m->a, a, na);
 	decode(m, &m->b, b, nb);
 	memset(&m->s, 0, sizeof m->s);
@@ -430,11 +509,30 @@ size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_
 		append_thread(&m->s, from_b ? &m->b : &m->a, t);
 	}
 	keep_parts(&m->s, &m->a);
-	int sampled = normalize(m);
-	if (sampled)
-		sample_any(m);
+	return normalize(m);
+}
+
+/*
+ * libFuzzer calls the crossover for about half of its mutants: the bandit
+ * decides there too, the splice being one arm; any other arm mutates `a`.
+ */
+size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_t *b,
+		      size_t nb, uint8_t *out, size_t max_out, unsigned seed)
+{
+	begin(m, seed, 8);
+	mutate_arm arm = mutate_bandit_pick(&m->bandit, &m->rng, 1);
+	int sampled;
+	if (arm == MUTATE_SPLICE) {
+		sampled = splice(m, a, na, b, nb);
+		if (sampled)
+			sample_any(m);
+	} else {
+		decode(m, &m->s, a, na);
+		sampled = apply(m, arm);
+	}
 	size_t size;
 	if (!write_out(m, sampled, out, max_out, &size)) {
+		m->bandit.last = -1;
 		size = na < max_out ? na : max_out;
 		memmove(out, a, size);
 	}

@@ -8,6 +8,7 @@
 
 #include "../input/schedule_bytes.h"
 
+
 static uint64_t record_next_preemption(void *self, unsigned thread, uint32_t call, uint64_t step)
 {
 	mutate_recorder *r = self;
@@ -38,20 +39,127 @@ static unsigned planned_pick(const mutate_recorder *r, unsigned thread, uint32_t
 	return thread;
 }
 
+/* The first thread of `mask` cyclically from `from` (the scheduler's rule). */
+static unsigned first_from(sched_mask mask, unsigned from, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (sched_has(mask, (from + i) % n))
+			return (from + i) % n;
+	return sched_lowest(mask);
+}
+
+/* The switch recorded at (call, step), or NULL. */
+static const mutate_record_entry *recorded_at(const mutate_recorder *r, uint32_t call,
+					      uint64_t step)
+{
+	for (unsigned i = r->n; i-- > 0;)
+		if (r->rec[i].call == call && r->rec[i].step == step)
+			return &r->rec[i];
+	return NULL;
+}
+
+/* The bytes strategy's forced answer under the scenario's plan: from its step + 1 entry. */
+static unsigned planned_forced(const mutate_recorder *r, uint32_t call, uint64_t step,
+			       sched_mask runnable)
+{
+	const input_scenario *s = r->scenario;
+	unsigned n = r->n_slots ? r->n_slots : 1, from = 0;
+	for (unsigned p = call < s->n_calls ? s->first_plan[call] : 0;
+	     call < s->n_calls && p < s->first_plan[call + 1]; p++)
+		if (s->plan[p].step == step + 1)
+			from = s->plan[p].to % n;
+	return first_from(runnable, from, n);
+}
+
+/*
+ * Whether the forced pick under way follows the thread's end rather than a
+ * block or a spin (the scheduler appends those events before it asks).  Only
+ * ends are written: with a blocked thread's choice written too, 4-5% of
+ * samples on blocking_queue and transfer replayed differently
+ * (WEFT_MUTATOR=verify, 3,000 runs of the fixed targets; where a woken
+ * thread comes back is not what the recorder saw), with ends only none did.
+ */
+static int thread_ended(const mutate_recorder *r)
+{
+	if (!r->trace || r->trace->n == 0)
+		return 1;
+	uint8_t kind = r->trace->events[r->trace->n - 1].kind;
+	return kind != SCHED_EV_BLOCK && kind != SCHED_EV_SPIN;
+}
+
+/*
+ * A forced pick (the thread finished or cannot go on at `step`): the format
+ * writes a choice other than the lowest runnable thread as a preemption at
+ * step + 1 of the call (input/schedule_bytes.c); if the thread had only
+ * blocked and reaches that step later, the replay preempts there too, and
+ * record_pick answers as the replay will.
+ */
+static unsigned record_forced(mutate_recorder *r, unsigned thread, uint32_t call, uint64_t step,
+			      sched_mask runnable)
+{
+	unsigned n = r->n_slots ? r->n_slots : 1, lowest = first_from(runnable, 0, n), want;
+	const mutate_record_entry *e = recorded_at(r, call, step + 1);
+	if (e)   /* blocked again at the same step: the replay reads the same entry */
+		return first_from(runnable, e->to, n);
+	if (!thread_ended(r))
+		return lowest;   /* blocked or spinning: see thread_ended */
+	if (!r->inner || r->decisions < r->follow)
+		want = planned_forced(r, call, step, runnable);
+	else
+		want = first_from(runnable,
+				  r->inner->pick(r->inner->self, thread, call, step, runnable, true) % n,
+				  n);
+	if (want == lowest)
+		return lowest;
+	if (call >= r->scenario->n_calls || r->n >= INPUT_MAX_PREEMPTIONS) {
+		r->lost += r->inner != NULL;   /* cannot be written: the replay takes the lowest */
+		return lowest;
+	}
+	r->rec[r->n++] = (mutate_record_entry){ call, step + 1, (uint8_t)want };
+	return want;
+}
+
+/*
+ * A preemption at (call, step) would also redirect a forced pick made at
+ * (call, step - 1) (the thread blocked or spun there and came back) on
+ * replay: 1 when that pick's answer would change, so the preemption cannot
+ * be written.
+ */
+static int clashes(const mutate_recorder *r, uint32_t call, uint64_t step, unsigned to)
+{
+	unsigned n = r->n_slots ? r->n_slots : 1;
+	for (unsigned i = 0; i < r->n_forced; i++) {
+		const mutate_forced *f = &r->forced[i];
+		if (f->call == call && f->step + 1 == step &&
+		    first_from(f->runnable, to % n, n) != f->answer)
+			return 1;
+	}
+	return 0;
+}
+
 static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
 			    sched_mask runnable, bool forced)
 {
 	mutate_recorder *r = self;
-	if (forced)   /* the byte format's rule: the lowest-numbered runnable thread */
-		return sched_lowest(runnable);
+	if (forced) {
+		unsigned to = record_forced(r, thread, call, step, runnable);
+		if (r->n_forced < MUTATE_MAX_FORCED)
+			r->forced[r->n_forced++] = (mutate_forced){ call, step, (uint8_t)to, runnable };
+		else
+			r->lost++;   /* not checked for clashes: counted as inexact */
+		return to;
+	}
+	const mutate_record_entry *e = recorded_at(r, call, step);
+	if (e)   /* a forced switch's entry, reached after all: the replay preempts here */
+		return first_from(runnable, e->to, r->n_slots ? r->n_slots : 1);
 	r->decisions++;
 	unsigned to;
 	if (!r->inner || r->decisions <= r->follow)
 		to = planned_pick(r, thread, call, step, runnable);
 	else
 		to = r->inner->pick(r->inner->self, thread, call, step, runnable, false);
-	if (to == thread)
-		return to;
+	if (to == thread || clashes(r, call, step, to))
+		return thread;
 	if (call < r->scenario->n_calls && r->n < INPUT_MAX_PREEMPTIONS)
 		r->rec[r->n++] = (mutate_record_entry){ call, step, (uint8_t)to };
 	else
@@ -69,10 +177,11 @@ static uint64_t record_choose(void *self, uint64_t bound)
 {
 	mutate_recorder *r = self;
 	uint64_t v = 0;
+	if (r->n_data >= INPUT_MAX_DATA)
+		return 0;   /* not written: the back reader gives 0 there too */
 	if (r->inner && r->decisions > r->follow && bound >= 2 && bound <= 256)
 		v = r->inner->choose(r->inner->self, bound) % bound;
-	if (r->n_data < INPUT_MAX_DATA)
-		r->data[r->n_data++] = (input_data){ bound, v };
+	r->data[r->n_data++] = (input_data){ bound, v };
 	return v;
 }
 
@@ -97,12 +206,14 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 	const input_bounds *b = runner_bounds(run);
 	r->inner = inner;
 	r->scenario = s;
+	r->trace = runner_trace(run);
 	r->n_slots = b->program ? b->max_threads : s->n_threads;
 	r->follow = follow;
 	r->decisions = 0;
 	r->n = 0;
 	r->lost = 0;
 	r->n_data = 0;
+	r->n_forced = 0;
 	search_steps_reset(&r->steps);
 	memset(r->call_steps, 0, sizeof r->call_steps);
 	sched_strategy st = {
@@ -111,7 +222,10 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 		.pick = record_pick,
 		.choose = record_choose,
 	};
-	r->hash = runner_run_unjudged(run, s, st, NULL);
+	if (r->judge)
+		r->hash = (runner_run_speculative(run, s, st, &r->result), r->result.trace_hash);
+	else
+		r->hash = runner_run_unjudged(run, s, st, NULL);
 	write_plan(s, r);
 	s->n_data = r->n_data;
 	memcpy(s->data, r->data, r->n_data * sizeof r->data[0]);

@@ -10,10 +10,11 @@
  * at that step to the first runnable thread cyclically from `to`.  So every
  * *unforced* switch the sampled strategy makes is written as a preemption at
  * that step to that very thread.  A *forced* pick (the thread finished,
- * blocked or spins) has no bytes in the format: the replay takes the
- * lowest-numbered runnable thread.  The recorder answers forced picks that
- * way itself, so the sampled strategy is random walk or PCT everywhere
- * except there (its next unforced pick, one step later, may switch again).
+ * blocked or spins at step k) goes to the lowest runnable thread unless the
+ * call's plan has a preemption at step k + 1, which then names the thread
+ * (input/schedule_bytes.c): the recorder writes a forced pick that way, and
+ * if a blocked thread reaches step k + 1 later, it switches there as the
+ * replay will (one unforced decision taken from the sampler).
  * What remains inexact: progress.c counts only switch points that are not
  * planned preemptions as spinning, and the recorder asks at every step
  * (strategy_common.h spaces the questions while a thread spins); a spinner
@@ -33,6 +34,16 @@
 #include "../runner/runner_internal.h"
 #include "../search/strategy_common.h"
 
+#define MUTATE_MAX_FORCED 128
+
+/* A forced pick as it was answered: the replay's must agree (schedule_record.c). */
+typedef struct mutate_forced {
+	uint32_t call;
+	uint64_t step;
+	uint8_t answer;
+	sched_mask runnable;
+} mutate_forced;
+
 typedef struct mutate_record_entry {
 	uint32_t call;
 	uint64_t step;
@@ -42,6 +53,7 @@ typedef struct mutate_record_entry {
 typedef struct mutate_recorder {
 	const sched_strategy *inner;          /* NULL: follow the plan to the end */
 	const input_scenario *scenario;       /* whose plan is followed */
+	const sched_trace *trace;             /* the running execution's (runner_trace) */
 	unsigned n_slots;
 	uint64_t follow;                      /* unforced picks answered from the plan */
 	uint64_t decisions;                   /* unforced picks so far */
@@ -50,10 +62,14 @@ typedef struct mutate_recorder {
 	unsigned n;
 	unsigned lost;                        /* switches that could not be written */
 	uint64_t hash;                        /* the recorded run's trace hash */
+	int judge;                            /* judge the run (runner_run_speculative) */
+	weft_result result;                   /* its verdict and counts, when judged */
 	mutate_record_entry rec[INPUT_MAX_PREEMPTIONS];
 	unsigned n_data;                      /* data choices answered (which store a
 						 load read): written back at the back */
 	input_data data[INPUT_MAX_DATA];
+	unsigned n_forced;                    /* forced picks answered so far */
+	mutate_forced forced[MUTATE_MAX_FORCED];
 	input_scenario replay;                /* scratch for mutate_record_verify */
 } mutate_recorder;
 
@@ -61,6 +77,8 @@ typedef struct mutate_recorder {
  * Run `s` on `r` under the recorder (inner may be NULL, see above); then
  * replace s's plan by the recorded switches.  Returns the number of lost
  * switches (0: the plan says exactly what ran, up to the spinner caveat).
+ * With rec->judge set the run is judged but not counted (runner_run_speculative:
+ * the runner keeps its verdict and features for weft_mutator_take).
  */
 unsigned mutate_record_run(weft_runner *r, input_scenario *s, const sched_strategy *inner,
 			   uint64_t follow, mutate_recorder *rec);

@@ -631,6 +631,22 @@ weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
 	return v;
 }
 
+weft_verdict runner_run_speculative(weft_runner *r, const input_scenario *s,
+				    sched_strategy strategy, weft_result *out)
+{
+	r->scenario = *s;
+	weft_verdict v = execute_scenario(r, strategy, 1);
+	fill_result(r, v);
+	if (out)
+		*out = r->result;
+	return v;
+}
+
+void runner_adopt(weft_runner *r)
+{
+	count(r, r->result.verdict);
+}
+
 uint64_t runner_run_unjudged(weft_runner *r, const input_scenario *s, sched_strategy strategy,
 			     weft_verdict *v)
 {

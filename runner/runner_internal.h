@@ -24,6 +24,15 @@
 weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
 					 sched_strategy strategy, weft_result *out);
 /*
+ * runner_run_scenario without counting it in the stats: the mutator samples a
+ * schedule judged (verdict, features) so that, when the fuzzer next runs the
+ * bytes it wrote for that schedule, the harness can take this execution
+ * instead of repeating it (weft_mutator_take); runner_adopt then counts it.
+ */
+weft_verdict runner_run_speculative(weft_runner *r, const input_scenario *s,
+				    sched_strategy strategy, weft_result *out);
+void runner_adopt(weft_runner *r);
+/*
  * Execute scenario `s` under `strategy` without judging it: no history, final
  * operation, oracle, features or stats (mutate/mutate.c runs schedules to
  * record them, and the fuzzer judges the recorded one).  Returns the trace

@@ -271,13 +271,26 @@ static unsigned decide(search_dfs *d, unsigned thread, bool forced, uint32_t ena
 	return n->choice;
 }
 
-/* Count a preemption and note it for the input format; note forced picks it cannot say. */
+/*
+ * Count a preemption and note it for the input format.  A forced switch to
+ * another thread than the lowest runnable one is written as a preemption one
+ * step past where the call stopped (input/schedule_bytes.c); it is not a
+ * preemption.  Note the forced picks that cannot be written.
+ */
 static void take(search_dfs *d, unsigned thread, uint32_t call, uint64_t step,
 		 uint32_t runnable, bool forced, unsigned choice)
 {
 	search_dfs_execution *e = &d->cur;
 	if (forced) {
-		e->forced_not_lowest |= choice != lowest(runnable);
+		if (choice == lowest(runnable))
+			return;
+		if (e->n_preemptions >= INPUT_MAX_PREEMPTIONS) {
+			e->forced_not_lowest = true;
+			return;
+		}
+		e->preemption[e->n_preemptions].step = step + 1;
+		e->preemption[e->n_preemptions].to = (uint8_t)choice;
+		e->preempted_call[e->n_preemptions++] = call;
 		return;
 	}
 	if (choice == thread)

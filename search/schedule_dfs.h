@@ -55,8 +55,8 @@ typedef struct search_dfs_execution {
 	bool redundant;       /* every thread that could run was asleep: an equivalent
 				 execution is explored elsewhere (reduction only) */
 	bool diverged;        /* a replayed prefix ran differently: nondeterministic target */
-	bool forced_not_lowest;   /* a forced switch went to a thread other than the
-				     lowest runnable one: the input format cannot say so */
+	bool forced_not_lowest;   /* a forced switch to a thread other than the lowest
+				     runnable one found the plan full: not written */
 	bool out_of_memory;
 	bool too_many_threads;   /* more than DPOR_MAX_THREADS: the search refuses it */
 	unsigned weak_reads;      /* loads that read an older store than the newest */

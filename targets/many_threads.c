@@ -11,11 +11,14 @@
  * Fixed build (-DWEFT_MANY_THREADS_FIXED): main joins the workers before it
  * starts the collector.
  *
- * Known minimal failing interleaving: 1 preemption.  Main creates the 24
- * workers and the collector (thread 25) and is preempted before its first join,
- * to thread 25 (`to` byte 25: thread numbers are taken modulo 128 for
- * programs); the collector finds every slot empty.  Input: `1d 19` (main's
- * step 27 = v 29, to 25).  Oracle: the program's own assert().
+ * Known minimal failing interleaving: no preemption.  Main creates the 24
+ * workers and the collector (thread 25) and blocks in its first join; that
+ * forced switch goes to thread 25 (a preemption planned one step past where
+ * main blocked names it: docs/input-format.md; `to` byte 25, thread numbers
+ * taken modulo 128 for programs); the collector finds every slot empty.
+ * Input: `1e 19` (main's step 28 = v 30, to 25; before issue 17's forced
+ * switches, `1d 19`: a preemption before the join).  Oracle: the program's
+ * own assert().
  */
 #include <assert.h>
 #include <pthread.h>

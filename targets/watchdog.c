@@ -11,10 +11,10 @@
  * as a hang and calls exit(3): a slow worker is not a dead one.
  * Fixed build (-DWEFT_WATCHDOG_FIXED): it keeps waiting, a second at a time.
  *
- * Known minimal failing interleaving: 1 preemption and one data choice.  Main
- * is preempted before its first join, to the watchdog; the watchdog's sleep
+ * Known minimal failing interleaving: no preemption, one data choice.  Main
+ * blocks in its first join and the forced switch goes to the watchdog; its sleep
  * ends at once (a timed wait that ends early: the last input byte, 01) and the
- * worker has not run.  Input `06 02 00 01`.  Verdict `validation`: "thread 2
+ * worker has not run.  Input `07 02 00 01`.  Verdict `validation`: "thread 2
  * called exit(3)".  Otherwise a sleep ends only when no other thread can run,
  * so the worker is done first and main prints "waited 1 s" by the logical
  * clock, in every run.

@@ -58,7 +58,7 @@ survives()
 	fi
 	grep -q "Done $fixed_runs runs" fuzz.log ||
 		{ fail "$1_fixed: did not complete $fixed_runs runs"; tail fuzz.log; return; }
-	echo "$1_fixed: $(tail -n 1 fuzz.log), no failure"
+	echo "$1_fixed: $(grep -m 1 '^Done' fuzz.log), no failure"
 }
 
 for spec in "$@"; do

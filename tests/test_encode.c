@@ -4,7 +4,10 @@
  * that decode to the same scenario and run the same interleaving, never longer
  * than what the decoder read.  The target has three operation kinds, a
  * two-byte argument range (so the '0'-byte rule and multi-byte choices are
- * exercised), a non-parallel group and up to 4 threads.
+ * exercised), a non-parallel group and up to 4 threads.  And the forced-switch
+ * rule (input/schedule_bytes.c): a preemption planned one step past where a
+ * call ended names the thread that runs next; any other step, or naming the
+ * lowest runnable thread, changes nothing.
  */
 #include <string.h>
 
@@ -93,6 +96,43 @@ static size_t random_input(uint8_t *buf, size_t cap, uint64_t *seed)
 		buf[i] = (r & 1) ? interesting[(r >> 8) % sizeof interesting] : (uint8_t)(r >> 16);
 	}
 	return n;
+}
+
+/* Three threads, one add(0) each; thread 0's call planned at `step` to `to` (step 0: no plan). */
+static uint64_t run_adds(weft_runner *r, const input_bounds *b, uint64_t step, uint8_t to)
+{
+	input_scenario s;
+	memset(&s, 0, sizeof s);
+	s.n_threads = 3;
+	for (unsigned t = 0; t < 3; t++) {
+		s.first_call[t] = t;
+		s.calls[t] = (weft_op_record){ .thread = t, .op = 0 };
+	}
+	s.first_call[3] = s.n_calls = 3;
+	if (step) {
+		s.plan[0] = (input_preemption){ step, to };
+		s.n_plan = 1;
+	}
+	for (unsigned c = 1; c <= 3; c++)
+		s.first_plan[c] = s.n_plan;
+	uint8_t bytes[64];
+	size_t n = input_scenario_encode(&s, &target, b, bytes, sizeof bytes);
+	REQUIRE(n != INPUT_ENCODE_FAILED, "three adds could not be written");
+	weft_result res;
+	weft_runner_run(r, bytes, n, &res);
+	return res.trace_hash;
+}
+
+/* add's steps: 1 its start, 2 its load, 3 its store; then the thread ends (forced switch). */
+static void forced_switch(weft_runner *r, const input_bounds *b)
+{
+	uint64_t plain = run_adds(r, b, 0, 0);
+	CHECK(run_adds(r, b, 4, 2) != plain, "a plan one step past the end did not send the "
+	      "forced switch to thread 2");
+	CHECK(run_adds(r, b, 4, 1) == plain, "naming the lowest runnable thread changed the run");
+	CHECK(run_adds(r, b, 5, 2) == plain, "a plan two steps past the end changed the run");
+	CHECK(run_adds(r, b, 3, 2) != plain && run_adds(r, b, 3, 2) != run_adds(r, b, 4, 2),
+	      "a preemption before the store is not what a forced switch after it is");
 }
 
 int main(void)
@@ -193,6 +233,8 @@ int main(void)
 	      "a marker-valued data byte read as parts");
 	CHECK(input_choose_back(&c, 256) == 7 && input_choose_back(&c, 100) == INPUT_PARTS_MARKER,
 	      "the marker-valued data choices read back");
+
+	forced_switch(r, &b);
 	weft_runner_free(r);
 	return check_summary("test_encode");
 }

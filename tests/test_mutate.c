@@ -6,6 +6,11 @@
  * runner as they found it (the next run's trace, verdict, features and the
  * stats are those of a run without them); a shrinking request goes to the
  * engine; outputs fit max_size; and chained mutations find the ABA bug.
+ * A sample the mutator judged and that the fuzzer takes instead of running it
+ * (weft_mutator_take) has the verdict, trace and features a real run of its
+ * bytes has, and counts once; a failing sample and anything else are not taken.
+ * The mutator adapts (mutate/bandit.h), so "same output" means same calls in
+ * the same order from two fresh mutators.
  */
 #include <string.h>
 
@@ -121,19 +126,57 @@ static void shrinking_goes_to_engine(weft_runner *r)
 
 static void crossover(weft_runner *r)
 {
-	weft_mutator *m = weft_mutator_new(r, 1);
-	REQUIRE(m, "out of memory");
+	weft_mutator *m = weft_mutator_new(r, 1), *m2 = weft_mutator_new(r, 1);
+	REQUIRE(m && m2, "out of memory");
 	const uint8_t a[] = { 0x01, 0x05, 0x01, 0x02, 0x00, 0x01 };
 	const uint8_t b[] = { 0x00, 0x02, 0x01, 0x02, 0x01, 0x01, 0x03 };
 	uint8_t x[CAP], y[CAP];
 	unsigned differ = 0;
 	for (unsigned seed = 1; seed <= 200; seed++) {
 		size_t nx = weft_crossover(m, a, sizeof a, b, sizeof b, x, CAP, seed);
-		size_t ny = weft_crossover(m, a, sizeof a, b, sizeof b, y, CAP, seed);
+		size_t ny = weft_crossover(m2, a, sizeof a, b, sizeof b, y, CAP, seed);
 		differ += nx != ny || memcmp(x, y, nx) != 0;
 	}
 	CHECK(differ == 0, "%u of 200 crossovers not deterministic", differ);
 	CHECK(weft_mutator_stats_get(m).mismatches == 0, "a crossover's schedule did not replay");
+	weft_mutator_free(m);
+	weft_mutator_free(m2);
+}
+
+/* A taken sample is what a real run of its bytes gives; counted once; failures never taken. */
+static void take(weft_runner *r)
+{
+	weft_mutator *m = weft_mutator_new(r, 0);
+	REQUIRE(m && weft_runner_set_feedback(r, WEFT_FEEDBACK_ALL) == 0, "out of memory");
+	uint8_t buf[CAP];
+	size_t n = 0;
+	unsigned taken = 0, failing = 0, differ = 0, miscounted = 0, retaken = 0;
+	weft_feature f1[1024], f2[1024];
+	for (unsigned i = 1; i <= CHAIN; i++) {
+		n = weft_mutate(m, buf, n, CAP, i * 2654435761u, fake_engine);
+		weft_runner_stats before = weft_runner_stats_get(r);
+		weft_result got, real;
+		if (!weft_mutator_take(m, buf, n, &got)) {
+			failing += weft_runner_run(r, buf, n, NULL) != WEFT_PASS;
+			n = 0;
+			continue;
+		}
+		taken++;
+		miscounted += weft_runner_stats_get(r).executions != before.executions + 1;
+		retaken += weft_mutator_take(m, buf, n, NULL);   /* once only */
+		size_t k1 = weft_runner_features(r, f1, 1024);
+		weft_verdict v = weft_runner_run(r, buf, n, &real);
+		size_t k2 = weft_runner_features(r, f2, 1024);
+		differ += v != got.verdict || real.trace_hash != got.trace_hash || k1 != k2 ||
+			  memcmp(f1, f2, k1 * sizeof *f1) != 0;
+	}
+	CHECK(taken > CHAIN / 2, "only %u of %u mutants were taken", taken, CHAIN);
+	CHECK(failing > 0, "no failing mutant in %u: the test does not see failures not taken",
+	      CHAIN);
+	CHECK(differ == 0, "%u taken samples differ from a real run of their bytes", differ);
+	CHECK(miscounted == 0, "%u taken samples were not counted exactly once", miscounted);
+	CHECK(retaken == 0, "%u samples were taken twice", retaken);
+	weft_runner_set_feedback(r, 0);
 	weft_mutator_free(m);
 }
 
@@ -146,6 +189,7 @@ int main(void)
 	no_leak(r);
 	shrinking_goes_to_engine(r);
 	crossover(r);
+	take(r);
 	weft_runner_free(r);
 	return check_summary("test_mutate");
 }

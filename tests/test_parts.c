@@ -173,7 +173,10 @@ static void test_crossover(void)
 		static input_scenario s;
 		input_choices c;
 		decode(&s, out, n, &c);
-		kept &= s.n_init == 2 && s.n_post == 1 && s.init[1].args[0] == 2;
+		int ok = s.n_init == 2 && s.n_post == 1 && s.init[1].args[0] == 2;
+		if (!ok)
+			fprintf(stderr, "seed %u: %zu bytes, init %u post %u\n", seed, n, s.n_init, s.n_post);
+		kept &= ok;
 	}
 	CHECK(kept, "every child keeps init enq(1); enq(2) and post drain()");
 	weft_mutator_free(m);

@@ -33,17 +33,26 @@ extern "C" {
 
 typedef struct weft_mutator weft_mutator;
 
+#define WEFT_MUTATOR_ARMS 10
+
 /* The engine's own mutation (libFuzzer: LLVMFuzzerMutate); returns the new size. */
 typedef size_t (*weft_engine_mutate)(uint8_t *data, size_t size, size_t max_size);
 
 typedef struct weft_mutator_stats {
 	uint64_t mutations;    /* calls of weft_mutate and weft_crossover */
-	uint64_t runs;         /* executions inside the mutator (unjudged) */
+	uint64_t runs;         /* executions inside the mutator (reused ones included) */
+	uint64_t reused;       /* of those, judged samples the fuzzer took (weft_mutator_take) */
+	uint64_t replayed;     /* failing samples the fuzzer ran again from their bytes */
 	uint64_t sampled;      /* schedules sampled and written back */
 	uint64_t lost;         /* sampled switches the format could not write */
 	uint64_t verified;     /* written schedules replayed from their bytes */
 	uint64_t mismatches;   /* of those, replays whose trace differed */
 	uint64_t engine;       /* mutations left to the engine */
+	/* the adaptive choice's current share per mutation, permille, in this order:
+	 * uniform, POS, random walk, PCT on a fresh scenario; uniform, POS on the
+	 * input's scenario; a prefix of its plan then a walk; a preemption edited;
+	 * an operation edited; a splice (mutate/bandit.h) */
+	unsigned arm_permille[WEFT_MUTATOR_ARMS];
 } weft_mutator_stats;
 
 /* NULL when out of memory.  verify: replay every sampled schedule from its
@@ -57,6 +66,26 @@ WEFT_API size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t 
 WEFT_API size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_t *b,
 			       size_t nb, uint8_t *out, size_t max_out, unsigned seed);
 WEFT_API weft_mutator_stats weft_mutator_stats_get(const weft_mutator *m);
+/*
+ * Call before running an input: when `data` are the bytes the last
+ * weft_mutate / weft_crossover wrote for a schedule it sampled, that sample
+ * already ran judged on the runner (same bytes, same interleaving: the
+ * recording is exact); if it passed, it is counted as the runner's execution
+ * of `data`, *out (may be NULL) gets its result, the runner's features are
+ * its features, and this returns 1: the caller need not run `data`.  A
+ * failing sample is never taken (0): the caller replays the bytes, so the
+ * report and the crash file come from a real run of them.  Any other call
+ * of the runner between the mutation and this one makes it return 0.
+ */
+WEFT_API int weft_mutator_take(weft_mutator *m, const uint8_t *data, size_t size,
+			       weft_result *out);
+/* Call after running (or taking) a mutant: its features reward the mutation
+ * that made it (mutate/bandit.h).  Cheap; nothing when feedback is off. */
+WEFT_API void weft_mutator_observe(weft_mutator *m);
+/* For engines that judge novelty themselves (AFL++: a new queue entry): the
+ * last mutant was kept (novel = 1) or not (0).  Only the first call after a
+ * mutation counts. */
+WEFT_API void weft_mutator_reward(weft_mutator *m, int novel);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,12 @@
 #      start, or before its fetch_add) cover the same code with WEFT_FEEDBACK=none, but
 #      different edges with feedback on, the difference being edges that appear only
 #      with feedback; the same input gives the same map twice.
+#   5. weft's mutator under AFL++ (issue 17): afl-fuzz with
+#      AFL_CUSTOM_MUTATOR_LIBRARY=treiber_stack_buggy_afl_mutator.so and
+#      AFL_CUSTOM_MUTATOR_ONLY=1 (-s 1, at most 120 s) finds the Treiber stack's ABA, the
+#      crash names the library as its operation and replays as linearizability in the
+#      replay binary, and with WEFT_MUTATOR=verify every sampled schedule replayed from
+#      its bytes with the sampled trace (0 mismatches, printed at exit).
 # The AFL_* variables below are what a container needs (README: AFL++).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -107,4 +113,20 @@ shrink() {  # shrink NAME FILE: afl-tmin, then --simplify, asserted
 echo "== afl-tmin, then weft's simplifier"
 shrink afl-crash "$crash"
 shrink long-crash "$root/tests/ecosystem/counter_long_crash.bin"
-echo "afl: persistent builds, crash found and shrunk to the minimal interleaving"
+echo "== weft's mutator in afl-fuzz (treiber_stack_buggy, AFL_CUSTOM_MUTATOR_ONLY, at most 120 s)"
+lib=$build/treiber_stack_buggy_afl_mutator.so
+[ -f "$lib" ] || fail "$lib was not built"
+nm "$lib" | grep -q '__afl_area_ptr\|__sanitizer_cov' && fail "$lib is coverage-instrumented"
+mkdir "$tmp/tin"
+printf '\001' > "$tmp/tin/seed"
+WEFT_MUTATOR=verify AFL_CUSTOM_MUTATOR_LIBRARY=$lib AFL_CUSTOM_MUTATOR_ONLY=1 AFL_BENCH_UNTIL_CRASH=1 \
+	afl-fuzz -s 1 -V 120 -i "$tmp/tin" -o "$tmp/tout" -- "$build/treiber_stack_buggy_fuzz" > "$tmp/tfuzz.log" 2>&1
+tcrash=$(ls "$tmp"/tout/default/crashes/id:* 2>/dev/null | head -n 1)
+[ -n "$tcrash" ] || { tr '\r' '\n' < "$tmp/tfuzz.log" | tail -20; fail "afl-fuzz with weft's mutator saved no crash"; }
+case $tcrash in *op:treiber_stack_buggy_afl_mutator.so*) ;; *) fail "the crash $tcrash was not made by weft's mutator" ;; esac
+"$build/treiber_stack_buggy_replay" --quiet --expect=linearizability "$tcrash" 2>/dev/null ||
+	fail "the crash from weft's mutator does not replay as linearizability"
+stats=$(grep '^==weft== afl mutator:' "$tmp/tfuzz.log")
+echo "$stats" | grep -q ' [1-9][0-9]* verified, 0 mismatches' || fail "sampled schedules did not replay exactly: $stats"
+echo "   found after $(sed -n 's/^execs_done *: //p' "$tmp/tout/default/fuzzer_stats") executions; ${stats#==weft== }"
+echo "afl: persistent builds, crash found and shrunk to the minimal interleaving; weft's mutator finds the ABA"

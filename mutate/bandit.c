@@ -1,0 +1,99 @@
+/*
+ * mutate/bandit.c - the adaptive choice of the next mutation (design in
+ * bandit.h).
+ */
+#include "bandit.h"
+
+#include <string.h>
+
+#define BANDIT_K 8.0          /* pseudo-pulls at rate 1/2 before an arm has a record */
+#define BANDIT_DECAY (255.0 / 256.0)
+
+/*
+ * Priors, permille: the fixed mix measured before the bandit (ARCHITECTURE.md,
+ * issue 17), mostly fresh scenarios under the three baselines that were best
+ * somewhere (uniform, POS, random walk).
+ */
+static const unsigned prior[MUTATE_ARMS] = {
+	[MUTATE_UNIFORM_FRESH] = 200, [MUTATE_POS_FRESH] = 170, [MUTATE_WALK_FRESH] = 170,
+	[MUTATE_PCT_FRESH] = 50,      [MUTATE_UNIFORM_SAME] = 90, [MUTATE_POS_SAME] = 70,
+	[MUTATE_WALK_PREFIX] = 90,    [MUTATE_EDIT_PLAN] = 50,    [MUTATE_EDIT_CALL] = 60,
+	[MUTATE_SPLICE] = 50,
+};
+
+void mutate_bandit_init(mutate_bandit *b)
+{
+	memset(b, 0, sizeof *b);
+	b->last = -1;
+}
+
+static double weight(const mutate_bandit *b, unsigned arm)
+{
+	double rate = (b->gains[arm] + BANDIT_K / 2) / (b->pulls[arm] + BANDIT_K);
+	double w = prior[arm] * 2.0 * rate;   /* the prior itself at rate 1/2 */
+	return w < prior[arm] / 4.0 ? prior[arm] / 4.0 : w;
+}
+
+mutate_arm mutate_bandit_pick(mutate_bandit *b, search_rng *rng, int can_splice)
+{
+	double w[MUTATE_ARMS], total = 0;
+	for (unsigned a = 0; a < MUTATE_ARMS; a++) {
+		w[a] = a == MUTATE_SPLICE && !can_splice ? 0 : weight(b, a);
+		total += w[a];
+	}
+	double x = (double)(search_rng_next(rng) >> 11) * 0x1p-53 * total;
+	unsigned a = 0;
+	while (a + 1 < MUTATE_ARMS && (x >= w[a] || w[a] == 0)) {
+		x -= w[a];
+		a++;
+	}
+	if (w[a] == 0)   /* rounding past the last arm with a weight */
+		a = MUTATE_UNIFORM_FRESH;
+	b->last = (int)a;
+	return (mutate_arm)a;
+}
+
+/* libFuzzer's counter buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+. */
+static uint8_t bucket(uint32_t count)
+{
+	unsigned k = count <= 3 ? count - 1 : count < 8 ? 3 : count < 16 ? 4 : count < 32 ? 5
+			 : count < 128 ? 6 : 7;
+	return (uint8_t)(1u << k);
+}
+
+void mutate_bandit_credit(mutate_bandit *b, int novel)
+{
+	if (b->last < 0)
+		return;
+	for (unsigned a = 0; a < MUTATE_ARMS; a++) {
+		b->pulls[a] *= BANDIT_DECAY;
+		b->gains[a] *= BANDIT_DECAY;
+	}
+	b->pulls[b->last] += 1;
+	b->gains[b->last] += novel != 0;
+	b->last = -1;
+}
+
+void mutate_bandit_reward(mutate_bandit *b, const weft_feature *f, size_t n)
+{
+	if (b->last < 0 || n == 0)   /* feedback off: nothing to learn from */
+		return;
+	unsigned novel = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (f[i].count == 0)
+			continue;
+		uint8_t *slot = &b->seen[f[i].id % MUTATE_SEEN_SLOTS], bit = bucket(f[i].count);
+		novel += !(*slot & bit);
+		*slot |= bit;
+	}
+	mutate_bandit_credit(b, novel > 0);
+}
+
+void mutate_bandit_shares(const mutate_bandit *b, unsigned *permille)
+{
+	double total = 0;
+	for (unsigned a = 0; a < MUTATE_ARMS; a++)
+		total += weight(b, a);
+	for (unsigned a = 0; a < MUTATE_ARMS; a++)
+		permille[a] = (unsigned)(1000.0 * weight(b, a) / total + 0.5);
+}

@@ -1,0 +1,65 @@
+/*
+ * mutate/bandit.h - which mutation the structure-aware mutator makes next: an
+ * adaptive choice among its arms (sample a uniform, POS, random-walk or PCT
+ * schedule on a fresh scenario or on the input's own, keep a prefix of the
+ * input's plan, edit a preemption or an operation, splice two inputs),
+ * rewarded by what the execution of the mutant showed that no earlier one had.
+ *
+ * Why: no fixed mix is right for every target (bench/results.md: uniform is
+ * the best baseline on some bugs, POS or the random walk on others), and a
+ * mixture is never better than its best part weighted by its share.  A bandit
+ * moves the share toward the arms whose mutants keep giving new interleaving
+ * features (weft/run.h: pairs, reads-from, outcomes), which is what the corpus
+ * grows on; the priors are the fixed mix measured best before it learned.
+ *
+ * The estimate per arm is probability matching on a decayed mean:
+ * weight = prior * (gains + K/2) / (pulls + K), at least prior / 4 so that no
+ * arm starves, with pulls and gains decayed by 1/256 per reward so the choice
+ * follows the campaign's phase (early: fresh scenarios; later: corpus work).
+ * Novelty: a feature (id mod 2^16, its count bucketed as libFuzzer buckets
+ * counters) not seen before by this mutator.  With feedback off nothing is
+ * rewarded and the priors stay.  Deterministic: the choice draws from the
+ * mutator's seeded generator, and the state follows the calls made.
+ */
+#ifndef WEFT_MUTATE_BANDIT_H
+#define WEFT_MUTATE_BANDIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "weft/run.h"
+#include "../search/strategy_common.h"
+
+typedef enum mutate_arm {
+	MUTATE_UNIFORM_FRESH,   /* a fresh random scenario, uniform over interleavings */
+	MUTATE_POS_FRESH,       /* a fresh scenario, partial-order sampling */
+	MUTATE_WALK_FRESH,      /* a fresh scenario, random walk */
+	MUTATE_PCT_FRESH,       /* a fresh scenario, PCT depth 2 or 3 */
+	MUTATE_UNIFORM_SAME,    /* the input's scenario, uniform */
+	MUTATE_POS_SAME,        /* the input's scenario, POS */
+	MUTATE_WALK_PREFIX,     /* the input's plan for 0..63 decisions, then a random walk */
+	MUTATE_EDIT_PLAN,       /* insert, move or drop one preemption */
+	MUTATE_EDIT_CALL,       /* one operation or argument changed, then a sample */
+	MUTATE_SPLICE,          /* threads of two inputs, then a sample (crossover only) */
+	MUTATE_ARMS
+} mutate_arm;
+
+#define MUTATE_SEEN_SLOTS 65536
+
+typedef struct mutate_bandit {
+	double pulls[MUTATE_ARMS], gains[MUTATE_ARMS];
+	int last;                          /* the arm of the last mutant, or -1 */
+	uint8_t seen[MUTATE_SEEN_SLOTS];   /* count buckets seen per feature slot */
+} mutate_bandit;
+
+void mutate_bandit_init(mutate_bandit *b);
+/* The next arm (MUTATE_SPLICE only when can_splice); remembered as the last. */
+mutate_arm mutate_bandit_pick(mutate_bandit *b, search_rng *rng, int can_splice);
+/* The last mutant was new to the engine (novel) or not: credit its arm; once. */
+void mutate_bandit_credit(mutate_bandit *b, int novel);
+/* The last mutant ran with these features: credit its arm with their novelty. */
+void mutate_bandit_reward(mutate_bandit *b, const weft_feature *f, size_t n);
+/* The current share of each arm, in permille (for the exit statistics). */
+void mutate_bandit_shares(const mutate_bandit *b, unsigned *permille);
+
+#endif /* WEFT_MUTATE_BANDIT_H */
