@@ -17,11 +17,13 @@
  * correct (WEFT_MEMORY=sc never fails).  Fixed build (-DWEFT_PETERSON_RA_FIXED):
  * seq_cst, the memory order Peterson's proof assumes.
  *
- * Known failing interleaving (2 threads, 2 operations, 1 preemption, 1 weak
- * read): t0 raises flag[0], sets turn, reads flag[1] down and enters
- * ~~preempted inside~~> t1 raises flag[1], sets turn, reads flag[0] from its
- * initial 0 (a weak read: no happens-before from t0's store) and enters too:
- * the occupancy check fails.
+ * A failing interleaving (corpus/peterson_ra/both-inside.assertion.bin, 1 weak
+ * read, 3 preemptions after --simplify; not proved minimal: systematic mode
+ * runs into the step budget on the spin loop, as on targets/peterson.c):
+ * t0 raises flag[1], sets turn ~~> t1 raises flag[0], sets turn ~~> t0 sees
+ * flag[0] up and turn == 1, its own turn over, enters ~~preempted inside~~> t1
+ * reads flag[1] from its initial 0 (no happens-before from t0's release store
+ * to its acquire load: nothing was read from t0) and enters too.
  *
  * Oracle: the occupancy check (verdict "assertion"), then linearizability
  * against a counter with get() as the final operation.
