@@ -37,6 +37,17 @@
  * Oracle: the occupancy check (verdict "assertion", at the moment the second
  * thread enters); then linearizability against a counter model, with get() as
  * the final operation (two threads inside would also lose an increment).
+ *
+ * Weak-memory variant (issue 18), -DWEFT_PETERSON_RA: the right order, but the
+ * flags and turn stored with release and loaded with acquire, as a programmer
+ * might think enough for a lock (peterson_ra_buggy).  The entry is store
+ * buffering: each thread stores its flag, then loads the other's, and
+ * release/acquire orders nothing between a store and a later load of another
+ * location, so both may read the other's flag down and enter (one weak read;
+ * corpus/peterson_ra/both-inside.assertion.bin, 3 preemptions, not proved
+ * minimal: systematic mode runs into the step budget on the spin loop).  Under
+ * WEFT_MEMORY=sc it is correct.  -DWEFT_PETERSON_RA_FIXED as well: seq_cst, the
+ * order Peterson's proof assumes (peterson_ra_fixed).
  */
 #include <stdlib.h>
 
@@ -52,24 +63,32 @@ typedef struct peterson {
 	_Atomic uint32_t value;   /* guarded by the lock */
 } peterson;
 
+#if defined WEFT_PETERSON_RA && !defined WEFT_PETERSON_RA_FIXED
+#define STORE memory_order_release   /* bug: orders nothing before the next load */
+#define LOAD memory_order_acquire
+#else
+#define STORE memory_order_seq_cst   /* a store before a later load of another flag */
+#define LOAD memory_order_seq_cst
+#endif
+
 static void peterson_lock(peterson *p, unsigned me)
 {
 	unsigned other = 1 - me;
-#ifdef WEFT_PETERSON_FIXED
-	weft_atomic_store(&p->flag[me], 1);
-	weft_atomic_store(&p->turn, other);
+#if defined WEFT_PETERSON_FIXED || defined WEFT_PETERSON_RA
+	weft_atomic_store_explicit(&p->flag[me], 1, STORE);
+	weft_atomic_store_explicit(&p->turn, other, STORE);
 #else
-	weft_atomic_store(&p->turn, other);     /* bug: gives way before asking */
-	weft_atomic_store(&p->flag[me], 1);
+	weft_atomic_store_explicit(&p->turn, other, STORE);     /* bug: gives way before asking */
+	weft_atomic_store_explicit(&p->flag[me], 1, STORE);
 #endif
-	while (weft_atomic_load(&p->flag[other]) &&   /* two lines: two sites in reports */
-	       weft_atomic_load(&p->turn) == other)
+	while (weft_atomic_load_explicit(&p->flag[other], LOAD) &&   /* two lines: two sites */
+	       weft_atomic_load_explicit(&p->turn, LOAD) == other)
 		weft_yield();
 }
 
 static void peterson_unlock(peterson *p, unsigned me)
 {
-	weft_atomic_store(&p->flag[me], 0);
+	weft_atomic_store_explicit(&p->flag[me], 0, STORE);
 }
 
 static int64_t peterson_increment(peterson *p, unsigned me)
@@ -129,7 +148,11 @@ static const weft_op peterson_ops[] = {
 	[OP_GET] = { .name = "get", .run = op_get, .flags = WEFT_OP_FINAL_ONLY },
 };
 static const weft_target peterson_target = {
-#ifdef WEFT_PETERSON_FIXED
+#if defined WEFT_PETERSON_RA_FIXED
+	.name = "peterson_ra_fixed",
+#elif defined WEFT_PETERSON_RA
+	.name = "peterson_ra_buggy",
+#elif defined WEFT_PETERSON_FIXED
 	.name = "peterson_fixed",
 #else
 	.name = "peterson_buggy",
