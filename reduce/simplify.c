@@ -231,6 +231,31 @@ static void lists_of(thread_lists *l, const input_scenario *s)
 	}
 }
 
+/* Lists with thread a's calls put before (after = 0) or after b's, a dropped. */
+static void merge_lists(thread_lists *l, const input_scenario *s, unsigned a, unsigned b, int after)
+{
+	thread_lists src;
+	lists_of(&src, s);
+	l->n_threads = 0;
+	for (unsigned t = 0; t < s->n_threads; t++) {
+		if (t == a)
+			continue;
+		unsigned nt = l->n_threads++;
+		l->renumber[t] = nt;
+		l->n[nt] = 0;
+		if (t == b && after)
+			for (unsigned i = 0; i < src.n[t]; i++)
+				l->call[nt][l->n[nt]++] = src.call[t][i];
+		if (t == b)
+			for (unsigned i = 0; i < src.n[a]; i++)
+				l->call[nt][l->n[nt]++] = src.call[a][i];
+		if (!(t == b && after))
+			for (unsigned i = 0; i < src.n[t]; i++)
+				l->call[nt][l->n[nt]++] = src.call[t][i];
+	}
+	l->renumber[a] = l->renumber[b];
+}
+
 /* ---- the moves, simplest first; each returns 1 when one was kept ---- */
 
 static int try_remove_preemptions(simplifier *z)
@@ -307,6 +332,32 @@ static int try_move_calls(simplifier *z)
 					memmove(&l->call[to][1], &l->call[to][0], l->n[to] * sizeof l->call[0][0]);
 				l->call[to][at_end ? l->n[to] : 0] = c;
 				l->n[to]++;
+				rebuild(&z->cand, &z->best, l);
+				if (try_restructured(z))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Merge thread a into thread b (its calls before or after b's own), one
+ * thread fewer: a local minimum often runs a thread to its end right before
+ * or after another, so one thread can run both lists with the same trace
+ * points preempted (the plan records travel with their calls; a switch to a
+ * now goes to b).  Removing a thread or moving one call cannot get there:
+ * each intermediate input is more complex or passes.
+ */
+static int try_merge_threads(simplifier *z)
+{
+	thread_lists *l = &z->lists;
+	if (z->best.n_threads <= z->bounds.min_threads)
+		return 0;
+	for (unsigned a = 0; a < z->best.n_threads; a++) {
+		for (unsigned b = 0; b < z->best.n_threads; b++) {
+			for (int after = 0; after <= 1 && a != b; after++) {
+				merge_lists(l, &z->best, a, b, after);
 				rebuild(&z->cand, &z->best, l);
 				if (try_restructured(z))
 					return 1;
@@ -503,7 +554,7 @@ static int try_lower_data(simplifier *z)
 static int simplify_round(simplifier *z)
 {
 	return try_lower_data(z) || try_remove_preemptions(z) || try_remove_threads(z) ||
-	       try_remove_calls(z) || try_remove_part_calls(z) || try_swap_threads(z) ||
+	       try_remove_calls(z) || try_remove_part_calls(z) || try_merge_threads(z) || try_swap_threads(z) ||
 	       try_move_calls(z) || try_move_preemptions(z) || try_lower_calls(z) ||
 	       try_exchange_args(z) || try_lower_part_args(z);
 }
