@@ -34,6 +34,7 @@
 #include "../input/choice.h"
 #include "../input/scenario.h"
 #include "../runner/runner_internal.h"
+#include "scenario_edit.h"
 
 #define SIMPLIFY_MAX_RUNS 20000
 #define SIMPLIFY_MAX_BYTES 4096
@@ -45,14 +46,6 @@ typedef struct candidate_key {
 	uint8_t bytes[SIMPLIFY_MAX_BYTES];
 } candidate_key;
 
-/* New thread lists: new thread t runs old calls call[t][0 .. n[t]); plan thread
- * numbers are renumbered old -> new (see rebuild). */
-typedef struct thread_lists {
-	unsigned n_threads;
-	unsigned n[WEFT_MAX_THREADS];
-	unsigned call[WEFT_MAX_THREADS][INPUT_MAX_CALLS];
-	unsigned renumber[WEFT_MAX_THREADS];
-} thread_lists;
 
 typedef struct simplifier {
 	weft_runner *runner;
@@ -63,7 +56,7 @@ typedef struct simplifier {
 	input_scenario best, cand;
 	candidate_key best_key, cand_key;
 	weft_complexity original;
-	thread_lists lists;   /* scratch for restructuring moves */
+	reduce_lists lists;   /* scratch for restructuring moves */
 } simplifier;
 
 weft_complexity weft_complexity_of(const weft_result *r)
@@ -139,8 +132,6 @@ static int try_candidate(simplifier *z)
 	return 1;
 }
 
-static void remove_plan(input_scenario *s, unsigned p);
-
 /*
  * A restructuring (threads exchanged, an operation moved) often makes one
  * preemption unnecessary and wrong at once: try it alone, then with each
@@ -153,107 +144,11 @@ static int try_restructured(simplifier *z)
 		return 1;
 	for (unsigned p = 0; p < moved.n_plan; p++) {
 		z->cand = moved;
-		remove_plan(&z->cand, p);
+		reduce_remove_plan(&z->cand, p);
 		if (try_candidate(z))
 			return 1;
 	}
 	return 0;
-}
-
-/* ---- edits of a scenario (thread-major call order, plan in call order) ---- */
-
-static void remove_plan(input_scenario *s, unsigned p)
-{
-	memmove(&s->plan[p], &s->plan[p + 1], (s->n_plan - p - 1) * sizeof s->plan[0]);
-	s->n_plan--;
-	for (unsigned c = 0; c <= s->n_calls; c++)
-		if (s->first_plan[c] > p)
-			s->first_plan[c]--;
-}
-
-static void remove_call(input_scenario *s, unsigned call)
-{
-	while (s->first_plan[call + 1] > s->first_plan[call])
-		remove_plan(s, s->first_plan[call]);
-	memmove(&s->calls[call], &s->calls[call + 1], (s->n_calls - call - 1) * sizeof s->calls[0]);
-	memmove(&s->first_plan[call], &s->first_plan[call + 1],
-		(s->n_calls - call) * sizeof s->first_plan[0]);
-	s->n_calls--;
-	for (unsigned t = 0; t <= s->n_threads; t++)
-		if (s->first_call[t] > call)
-			s->first_call[t]--;
-}
-
-static void remove_thread(input_scenario *s, unsigned thread)
-{
-	while (s->first_call[thread + 1] > s->first_call[thread])
-		remove_call(s, s->first_call[thread]);
-	memmove(&s->first_call[thread], &s->first_call[thread + 1],
-		(s->n_threads - thread) * sizeof s->first_call[0]);
-	s->n_threads--;
-	for (unsigned c = 0; c < s->n_calls; c++)
-		if (s->calls[c].thread > thread)
-			s->calls[c].thread--;
-}
-
-/* Rebuild `out` from `in` with the thread lists `l`, keeping each call's plan. */
-static void rebuild(input_scenario *out, const input_scenario *in, const thread_lists *l)
-{
-	out->n_threads = l->n_threads;
-	out->n_calls = 0;
-	out->n_plan = 0;
-	for (unsigned t = 0; t < l->n_threads; t++) {
-		out->first_call[t] = out->n_calls;
-		for (unsigned i = 0; i < l->n[t]; i++) {
-			unsigned old = l->call[t][i], c = out->n_calls++;
-			out->calls[c] = in->calls[old];
-			out->calls[c].thread = t;
-			out->first_plan[c] = out->n_plan;
-			for (unsigned p = in->first_plan[old]; p < in->first_plan[old + 1]; p++) {
-				out->plan[out->n_plan] = in->plan[p];
-				out->plan[out->n_plan++].to =
-					(uint8_t)l->renumber[in->plan[p].to % in->n_threads];
-			}
-		}
-	}
-	out->first_call[l->n_threads] = out->n_calls;
-	out->first_plan[out->n_calls] = out->n_plan;
-}
-
-static void lists_of(thread_lists *l, const input_scenario *s)
-{
-	l->n_threads = s->n_threads;
-	for (unsigned t = 0; t < s->n_threads; t++) {
-		l->n[t] = 0;
-		for (unsigned c = s->first_call[t]; c < s->first_call[t + 1]; c++)
-			l->call[t][l->n[t]++] = c;
-		l->renumber[t] = t;
-	}
-}
-
-/* Lists with thread a's calls put before (after = 0) or after b's, a dropped. */
-static void merge_lists(thread_lists *l, const input_scenario *s, unsigned a, unsigned b, int after)
-{
-	thread_lists src;
-	lists_of(&src, s);
-	l->n_threads = 0;
-	for (unsigned t = 0; t < s->n_threads; t++) {
-		if (t == a)
-			continue;
-		unsigned nt = l->n_threads++;
-		l->renumber[t] = nt;
-		l->n[nt] = 0;
-		if (t == b && after)
-			for (unsigned i = 0; i < src.n[t]; i++)
-				l->call[nt][l->n[nt]++] = src.call[t][i];
-		if (t == b)
-			for (unsigned i = 0; i < src.n[a]; i++)
-				l->call[nt][l->n[nt]++] = src.call[a][i];
-		if (!(t == b && after))
-			for (unsigned i = 0; i < src.n[t]; i++)
-				l->call[nt][l->n[nt]++] = src.call[t][i];
-	}
-	l->renumber[a] = l->renumber[b];
 }
 
 /* ---- the moves, simplest first; each returns 1 when one was kept ---- */
@@ -262,7 +157,7 @@ static int try_remove_preemptions(simplifier *z)
 {
 	for (unsigned p = 0; p < z->best.n_plan; p++) {
 		z->cand = z->best;
-		remove_plan(&z->cand, p);
+		reduce_remove_plan(&z->cand, p);
 		if (try_candidate(z))
 			return 1;
 	}
@@ -275,7 +170,7 @@ static int try_remove_threads(simplifier *z)
 		if (z->best.n_threads <= z->bounds.min_threads)
 			return 0;
 		z->cand = z->best;
-		remove_thread(&z->cand, t);
+		reduce_remove_thread(&z->cand, t);
 		if (try_candidate(z))
 			return 1;
 	}
@@ -286,7 +181,7 @@ static int try_remove_calls(simplifier *z)
 {
 	for (unsigned c = z->best.n_calls; c-- > 0;) {
 		z->cand = z->best;
-		remove_call(&z->cand, c);
+		reduce_remove_call(&z->cand, c);
 		if (try_candidate(z))
 			return 1;
 	}
@@ -296,10 +191,10 @@ static int try_remove_calls(simplifier *z)
 /* Exchange two threads' lists: the thread that runs first changes. */
 static int try_swap_threads(simplifier *z)
 {
-	thread_lists *l = &z->lists;
+	reduce_lists *l = &z->lists;
 	for (unsigned a = 0; a < z->best.n_threads; a++) {
 		for (unsigned b = a + 1; b < z->best.n_threads; b++) {
-			lists_of(l, &z->best);
+			reduce_lists_of(l, &z->best);
 			l->n[a] = l->n[b] = 0;
 			for (unsigned c = z->best.first_call[a]; c < z->best.first_call[a + 1]; c++)
 				l->call[b][l->n[b]++] = c;
@@ -307,7 +202,7 @@ static int try_swap_threads(simplifier *z)
 				l->call[a][l->n[a]++] = c;
 			l->renumber[a] = b;
 			l->renumber[b] = a;
-			rebuild(&z->cand, &z->best, l);
+			reduce_rebuild(&z->cand, &z->best, l);
 			if (try_restructured(z))
 				return 1;
 		}
@@ -318,12 +213,12 @@ static int try_swap_threads(simplifier *z)
 /* Move one call to the start or the end of another thread's list. */
 static int try_move_calls(simplifier *z)
 {
-	thread_lists *l = &z->lists;
+	reduce_lists *l = &z->lists;
 	for (unsigned c = 0; c < z->best.n_calls; c++) {
 		unsigned from = z->best.calls[c].thread;
 		for (unsigned to = 0; to < z->best.n_threads; to++) {
 			for (int at_end = 0; at_end <= 1 && to != from; at_end++) {
-				lists_of(l, &z->best);
+				reduce_lists_of(l, &z->best);
 				unsigned i = c - z->best.first_call[from];
 				memmove(&l->call[from][i], &l->call[from][i + 1],
 					(l->n[from] - i - 1) * sizeof l->call[0][0]);
@@ -332,7 +227,7 @@ static int try_move_calls(simplifier *z)
 					memmove(&l->call[to][1], &l->call[to][0], l->n[to] * sizeof l->call[0][0]);
 				l->call[to][at_end ? l->n[to] : 0] = c;
 				l->n[to]++;
-				rebuild(&z->cand, &z->best, l);
+				reduce_rebuild(&z->cand, &z->best, l);
 				if (try_restructured(z))
 					return 1;
 			}
@@ -351,14 +246,14 @@ static int try_move_calls(simplifier *z)
  */
 static int try_merge_threads(simplifier *z)
 {
-	thread_lists *l = &z->lists;
+	reduce_lists *l = &z->lists;
 	if (z->best.n_threads <= z->bounds.min_threads)
 		return 0;
 	for (unsigned a = 0; a < z->best.n_threads; a++) {
 		for (unsigned b = 0; b < z->best.n_threads; b++) {
 			for (int after = 0; after <= 1 && a != b; after++) {
-				merge_lists(l, &z->best, a, b, after);
-				rebuild(&z->cand, &z->best, l);
+				reduce_merge_lists(l, &z->best, a, b, after);
+				reduce_rebuild(&z->cand, &z->best, l);
 				if (try_restructured(z))
 					return 1;
 			}
@@ -390,7 +285,7 @@ static int try_move_to_neighbour_call(simplifier *z, unsigned p)
 			continue;
 		z->cand = z->best;
 		input_preemption moved = z->cand.plan[p];
-		remove_plan(&z->cand, p);
+		reduce_remove_plan(&z->cand, p);
 		unsigned to_call = (unsigned)((int)c + dir);
 		unsigned at = dir < 0 ? z->cand.first_plan[to_call + 1] : z->cand.first_plan[to_call];
 		memmove(&z->cand.plan[at + 1], &z->cand.plan[at],
