@@ -34,6 +34,7 @@
 #include "../input/choice.h"
 #include "../input/scenario.h"
 #include "../runner/runner_internal.h"
+#include "reschedule.h"
 #include "scenario_edit.h"
 
 #define SIMPLIFY_MAX_RUNS 20000
@@ -57,6 +58,7 @@ typedef struct simplifier {
 	candidate_key best_key, cand_key;
 	weft_complexity original;
 	reduce_lists lists;   /* scratch for restructuring moves */
+	reduce_rescheduler resched;   /* new plans at a fixed point */
 } simplifier;
 
 weft_complexity weft_complexity_of(const weft_result *r)
@@ -454,6 +456,31 @@ static int simplify_round(simplifier *z)
 	       try_exchange_args(z) || try_lower_part_args(z);
 }
 
+/* The rescheduler's offer (reschedule.h): kept when simpler, as any candidate. */
+static int offer(void *ctx, input_scenario *s)
+{
+	simplifier *z = ctx;
+	z->cand = *s;
+	return try_candidate(z);
+}
+
+/*
+ * At a fixed point of the rounds, variants of the best under new schedules
+ * with no more preemptions (reschedule.c); the rounds go on after one is kept.
+ */
+static int escape_fixed_point(simplifier *z)
+{
+	reduce_rescheduler *x = &z->resched;
+	if (!x->dfs)
+		return 0;
+	x->keep = z->keep;
+	x->runs = &z->runs;
+	x->max_runs = SIMPLIFY_MAX_RUNS;
+	x->offer = offer;
+	x->ctx = z;
+	return reduce_reschedule(x, &z->best, z->best_key.c.preemptions);
+}
+
 /* The starting point: the input as given, then its canonical spelling if that fails alike. */
 static int start(simplifier *z, const uint8_t *buf, size_t size)
 {
@@ -487,10 +514,13 @@ size_t weft_runner_simplify(weft_runner *runner, uint8_t *buf, size_t size, size
 	z->target = weft_runner_target(runner);
 	z->bounds = input_bounds_of(z->target);
 	memset(&z->original, 0, sizeof z->original);
+	if (reduce_rescheduler_init(&z->resched, runner, &z->bounds) != 0)
+		z->resched.dfs = NULL;   /* out of memory: the rounds alone */
 	int fails = start(z, buf, size);
 	if (fails)
-		while (simplify_round(z))
+		while (simplify_round(z) || escape_fixed_point(z))
 			;
+	reduce_rescheduler_free(&z->resched);
 	size_t n = size;
 	if (fails && z->best_key.size <= cap) {
 		n = z->best_key.size;
