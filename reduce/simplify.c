@@ -59,6 +59,7 @@ typedef struct simplifier {
 	weft_complexity original;
 	reduce_lists lists;   /* scratch for restructuring moves */
 	reduce_rescheduler resched;   /* new plans at a fixed point */
+	int strict;   /* keep a candidate only if its complexity is smaller */
 } simplifier;
 
 weft_complexity weft_complexity_of(const weft_result *r)
@@ -78,13 +79,19 @@ static int compare_unsigned(unsigned a, unsigned b)
 	return (a > b) - (a < b);
 }
 
+static int compare_complexity(const weft_complexity *a, const weft_complexity *b)
+{
+	int d = compare_unsigned(a->weak_reads, b->weak_reads);
+	if (!d) d = compare_unsigned(a->preemptions, b->preemptions);
+	if (!d) d = compare_unsigned(a->switches, b->switches);
+	if (!d) d = compare_unsigned(a->operations, b->operations);
+	if (!d) d = compare_unsigned(a->threads, b->threads);
+	return d;
+}
+
 static int compare_keys(const candidate_key *a, const candidate_key *b)
 {
-	int d = compare_unsigned(a->c.weak_reads, b->c.weak_reads);
-	if (!d) d = compare_unsigned(a->c.preemptions, b->c.preemptions);
-	if (!d) d = compare_unsigned(a->c.switches, b->c.switches);
-	if (!d) d = compare_unsigned(a->c.operations, b->c.operations);
-	if (!d) d = compare_unsigned(a->c.threads, b->c.threads);
+	int d = compare_complexity(&a->c, &b->c);
 	if (!d) d = compare_unsigned(a->planned, b->planned);
 	if (!d) d = (a->size > b->size) - (a->size < b->size);
 	if (!d) d = memcmp(a->bytes, b->bytes, a->size);
@@ -127,7 +134,8 @@ static int try_candidate(simplifier *z)
 		return 0;
 	decode(z, &z->cand, k->bytes, k->size);   /* what the bytes really say */
 	k->planned = z->cand.n_plan;
-	if (!run_key(z, k, &z->cand) || compare_keys(k, &z->best_key) >= 0)
+	if (!run_key(z, k, &z->cand) || compare_keys(k, &z->best_key) >= 0 ||
+	    (z->strict && compare_complexity(&k->c, &z->best_key.c) >= 0))
 		return 0;
 	z->best = z->cand;
 	memcpy(&z->best_key, k, sizeof *k);
@@ -456,12 +464,20 @@ static int simplify_round(simplifier *z)
 	       try_exchange_args(z) || try_lower_part_args(z);
 }
 
-/* The rescheduler's offer (reschedule.h): kept when simpler, as any candidate. */
+/*
+ * The rescheduler's offer (reschedule.h): kept only when its complexity is
+ * smaller, not merely its tie-breaks (planned records, length, bytes), so
+ * that inputs the rounds leave at a fixed point keep their spelling unless
+ * the escape really simplifies them.
+ */
 static int offer(void *ctx, input_scenario *s)
 {
 	simplifier *z = ctx;
 	z->cand = *s;
-	return try_candidate(z);
+	z->strict = 1;
+	int kept = try_candidate(z);
+	z->strict = 0;
+	return kept;
 }
 
 /*
@@ -511,6 +527,7 @@ size_t weft_runner_simplify(weft_runner *runner, uint8_t *buf, size_t size, size
 	if (!z)
 		return size;
 	z->runner = runner;
+	z->strict = 0;
 	z->target = weft_runner_target(runner);
 	z->bounds = input_bounds_of(z->target);
 	memset(&z->original, 0, sizeof z->original);
