@@ -13,7 +13,8 @@
  * simplest of equally short inputs.  This pass edits the decoded scenario and
  * its preemption plan, not bytes:
  *   remove a preemption; remove a thread; remove an operation;
- *   exchange two threads' lists; move an operation to another thread;
+ *   exchange two threads' lists; merge one thread into another;
+ *   move an operation to another thread;
  *   move a preemption one step earlier or later; switch to another thread;
  *   lower an argument or an operation kind; exchange two calls' arguments;
  *   remove an operation of the init or post part, lower its arguments;
@@ -22,7 +23,10 @@
  * keeps it when it fails with the same verdict and its complexity key
  * (preemptions, other switches, operations, threads, planned preemptions,
  * length, bytes) is smaller.  Rounds repeat until no candidate is kept, so
- * the result is a fixed point: simplifying it again changes nothing.
+ * the result is a fixed point: simplifying it again changes nothing.  When
+ * a round keeps nothing, reschedule.c tries variants of the scenario under
+ * new schedules (a local minimum of these edits is often one changed call
+ * plus a different plan away from a simpler failure).
  * Replaying instead of reasoning about independent steps (dejafu does the
  * latter) costs a few thousand executions at most, milliseconds here.
  */
