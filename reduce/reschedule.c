@@ -17,7 +17,7 @@
  * (same verdict, never more complex, fixed point) stays the simplifier's.
  *
  * Deterministic (the search is), and bounded: at most RESCHEDULE_PER_VARIANT
- * runs per variant and the simplifier's run budget in all.  dejafu gets
+ * runs per variant and the budget the simplifier gives each escape.  dejafu gets
  * there differently (its simplification reorders the trace's independent
  * steps); a search over schedules is simpler here because weft replays.
  */
@@ -27,7 +27,7 @@
 
 #include "../runner/runner_internal.h"
 
-#define RESCHEDULE_PER_VARIANT 400
+#define RESCHEDULE_PER_VARIANT 200
 
 int reduce_rescheduler_init(reduce_rescheduler *x, weft_runner *runner, const input_bounds *b)
 {

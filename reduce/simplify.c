@@ -43,6 +43,7 @@
 
 #define SIMPLIFY_MAX_RUNS 20000
 #define SIMPLIFY_MAX_BYTES 4096
+#define SIMPLIFY_ESCAPE_RUNS 2000   /* per fixed point (reschedule.c): program targets run slowly */
 
 typedef struct candidate_key {
 	weft_complexity c;
@@ -495,7 +496,9 @@ static int escape_fixed_point(simplifier *z)
 		return 0;
 	x->keep = z->keep;
 	x->runs = &z->runs;
-	x->max_runs = SIMPLIFY_MAX_RUNS;
+	x->max_runs = z->runs + SIMPLIFY_ESCAPE_RUNS;   /* each escape's own budget */
+	if (x->max_runs > SIMPLIFY_MAX_RUNS)
+		x->max_runs = SIMPLIFY_MAX_RUNS;
 	x->offer = offer;
 	x->ctx = z;
 	return reduce_reschedule(x, &z->best, z->best_key.c.preemptions);
