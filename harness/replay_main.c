@@ -424,7 +424,9 @@ static int simplify_file(replay_state *st, const char *in_name, const char *out_
 	data = room;
 	weft_complexity before, after;
 	watch.path = in;   /* for a crash message; no time limit on the whole simplification */
+	uint64_t runs = weft_runner_stats_get(st->runner).executions;
 	size_t n = weft_runner_simplify(st->runner, data, size, size + 4096, &before, &after);
+	runs = weft_runner_stats_get(st->runner).executions - runs;
 	weft_result res;
 	weft_verdict v = weft_runner_run(st->runner, data, n, &res);
 	if (v == WEFT_PASS || v == WEFT_ERROR) {
@@ -446,7 +448,7 @@ static int simplify_file(replay_state *st, const char *in_name, const char *out_
 	print_complexity("weft-replay: complexity (preemptions, switches, operations, threads) ",
 			 &before);
 	print_complexity(" -> ", &after);
-	fputc('\n', stderr);
+	fprintf(stderr, " in %llu runs\n", (unsigned long long)runs);
 	return EXIT_AS_EXPECTED;
 }
 

@@ -13,7 +13,8 @@
  * simplest of equally short inputs.  This pass edits the decoded scenario and
  * its preemption plan, not bytes:
  *   remove a preemption; remove a thread; remove an operation;
- *   exchange two threads' lists; move an operation to another thread;
+ *   exchange two threads' lists; merge one thread into another;
+ *   move an operation to another thread;
  *   move a preemption one step earlier or later; switch to another thread;
  *   lower an argument or an operation kind; exchange two calls' arguments;
  *   remove an operation of the init or post part, lower its arguments;
@@ -22,7 +23,10 @@
  * keeps it when it fails with the same verdict and its complexity key
  * (preemptions, other switches, operations, threads, planned preemptions,
  * length, bytes) is smaller.  Rounds repeat until no candidate is kept, so
- * the result is a fixed point: simplifying it again changes nothing.
+ * the result is a fixed point: simplifying it again changes nothing.  When
+ * a round keeps nothing, reschedule.c tries variants of the scenario under
+ * new schedules (a local minimum of these edits is often one changed call
+ * plus a different plan away from a simpler failure).
  * Replaying instead of reasoning about independent steps (dejafu does the
  * latter) costs a few thousand executions at most, milliseconds here.
  */
@@ -34,9 +38,12 @@
 #include "../input/choice.h"
 #include "../input/scenario.h"
 #include "../runner/runner_internal.h"
+#include "reschedule.h"
+#include "scenario_edit.h"
 
 #define SIMPLIFY_MAX_RUNS 20000
 #define SIMPLIFY_MAX_BYTES 4096
+#define SIMPLIFY_ESCAPE_RUNS 2000   /* per fixed point (reschedule.c): program targets run slowly */
 
 typedef struct candidate_key {
 	weft_complexity c;
@@ -45,14 +52,6 @@ typedef struct candidate_key {
 	uint8_t bytes[SIMPLIFY_MAX_BYTES];
 } candidate_key;
 
-/* New thread lists: new thread t runs old calls call[t][0 .. n[t]); plan thread
- * numbers are renumbered old -> new (see rebuild). */
-typedef struct thread_lists {
-	unsigned n_threads;
-	unsigned n[WEFT_MAX_THREADS];
-	unsigned call[WEFT_MAX_THREADS][INPUT_MAX_CALLS];
-	unsigned renumber[WEFT_MAX_THREADS];
-} thread_lists;
 
 typedef struct simplifier {
 	weft_runner *runner;
@@ -63,7 +62,9 @@ typedef struct simplifier {
 	input_scenario best, cand;
 	candidate_key best_key, cand_key;
 	weft_complexity original;
-	thread_lists lists;   /* scratch for restructuring moves */
+	reduce_lists lists;   /* scratch for restructuring moves */
+	reduce_rescheduler resched;   /* new plans at a fixed point */
+	int strict;   /* keep a candidate only if its complexity is smaller */
 } simplifier;
 
 weft_complexity weft_complexity_of(const weft_result *r)
@@ -83,13 +84,19 @@ static int compare_unsigned(unsigned a, unsigned b)
 	return (a > b) - (a < b);
 }
 
+static int compare_complexity(const weft_complexity *a, const weft_complexity *b)
+{
+	int d = compare_unsigned(a->weak_reads, b->weak_reads);
+	if (!d) d = compare_unsigned(a->preemptions, b->preemptions);
+	if (!d) d = compare_unsigned(a->switches, b->switches);
+	if (!d) d = compare_unsigned(a->operations, b->operations);
+	if (!d) d = compare_unsigned(a->threads, b->threads);
+	return d;
+}
+
 static int compare_keys(const candidate_key *a, const candidate_key *b)
 {
-	int d = compare_unsigned(a->c.weak_reads, b->c.weak_reads);
-	if (!d) d = compare_unsigned(a->c.preemptions, b->c.preemptions);
-	if (!d) d = compare_unsigned(a->c.switches, b->c.switches);
-	if (!d) d = compare_unsigned(a->c.operations, b->c.operations);
-	if (!d) d = compare_unsigned(a->c.threads, b->c.threads);
+	int d = compare_complexity(&a->c, &b->c);
 	if (!d) d = compare_unsigned(a->planned, b->planned);
 	if (!d) d = (a->size > b->size) - (a->size < b->size);
 	if (!d) d = memcmp(a->bytes, b->bytes, a->size);
@@ -132,14 +139,13 @@ static int try_candidate(simplifier *z)
 		return 0;
 	decode(z, &z->cand, k->bytes, k->size);   /* what the bytes really say */
 	k->planned = z->cand.n_plan;
-	if (!run_key(z, k, &z->cand) || compare_keys(k, &z->best_key) >= 0)
+	if (!run_key(z, k, &z->cand) || compare_keys(k, &z->best_key) >= 0 ||
+	    (z->strict && compare_complexity(&k->c, &z->best_key.c) >= 0))
 		return 0;
 	z->best = z->cand;
 	memcpy(&z->best_key, k, sizeof *k);
 	return 1;
 }
-
-static void remove_plan(input_scenario *s, unsigned p);
 
 /*
  * A restructuring (threads exchanged, an operation moved) often makes one
@@ -153,82 +159,11 @@ static int try_restructured(simplifier *z)
 		return 1;
 	for (unsigned p = 0; p < moved.n_plan; p++) {
 		z->cand = moved;
-		remove_plan(&z->cand, p);
+		reduce_remove_plan(&z->cand, p);
 		if (try_candidate(z))
 			return 1;
 	}
 	return 0;
-}
-
-/* ---- edits of a scenario (thread-major call order, plan in call order) ---- */
-
-static void remove_plan(input_scenario *s, unsigned p)
-{
-	memmove(&s->plan[p], &s->plan[p + 1], (s->n_plan - p - 1) * sizeof s->plan[0]);
-	s->n_plan--;
-	for (unsigned c = 0; c <= s->n_calls; c++)
-		if (s->first_plan[c] > p)
-			s->first_plan[c]--;
-}
-
-static void remove_call(input_scenario *s, unsigned call)
-{
-	while (s->first_plan[call + 1] > s->first_plan[call])
-		remove_plan(s, s->first_plan[call]);
-	memmove(&s->calls[call], &s->calls[call + 1], (s->n_calls - call - 1) * sizeof s->calls[0]);
-	memmove(&s->first_plan[call], &s->first_plan[call + 1],
-		(s->n_calls - call) * sizeof s->first_plan[0]);
-	s->n_calls--;
-	for (unsigned t = 0; t <= s->n_threads; t++)
-		if (s->first_call[t] > call)
-			s->first_call[t]--;
-}
-
-static void remove_thread(input_scenario *s, unsigned thread)
-{
-	while (s->first_call[thread + 1] > s->first_call[thread])
-		remove_call(s, s->first_call[thread]);
-	memmove(&s->first_call[thread], &s->first_call[thread + 1],
-		(s->n_threads - thread) * sizeof s->first_call[0]);
-	s->n_threads--;
-	for (unsigned c = 0; c < s->n_calls; c++)
-		if (s->calls[c].thread > thread)
-			s->calls[c].thread--;
-}
-
-/* Rebuild `out` from `in` with the thread lists `l`, keeping each call's plan. */
-static void rebuild(input_scenario *out, const input_scenario *in, const thread_lists *l)
-{
-	out->n_threads = l->n_threads;
-	out->n_calls = 0;
-	out->n_plan = 0;
-	for (unsigned t = 0; t < l->n_threads; t++) {
-		out->first_call[t] = out->n_calls;
-		for (unsigned i = 0; i < l->n[t]; i++) {
-			unsigned old = l->call[t][i], c = out->n_calls++;
-			out->calls[c] = in->calls[old];
-			out->calls[c].thread = t;
-			out->first_plan[c] = out->n_plan;
-			for (unsigned p = in->first_plan[old]; p < in->first_plan[old + 1]; p++) {
-				out->plan[out->n_plan] = in->plan[p];
-				out->plan[out->n_plan++].to =
-					(uint8_t)l->renumber[in->plan[p].to % in->n_threads];
-			}
-		}
-	}
-	out->first_call[l->n_threads] = out->n_calls;
-	out->first_plan[out->n_calls] = out->n_plan;
-}
-
-static void lists_of(thread_lists *l, const input_scenario *s)
-{
-	l->n_threads = s->n_threads;
-	for (unsigned t = 0; t < s->n_threads; t++) {
-		l->n[t] = 0;
-		for (unsigned c = s->first_call[t]; c < s->first_call[t + 1]; c++)
-			l->call[t][l->n[t]++] = c;
-		l->renumber[t] = t;
-	}
 }
 
 /* ---- the moves, simplest first; each returns 1 when one was kept ---- */
@@ -237,7 +172,7 @@ static int try_remove_preemptions(simplifier *z)
 {
 	for (unsigned p = 0; p < z->best.n_plan; p++) {
 		z->cand = z->best;
-		remove_plan(&z->cand, p);
+		reduce_remove_plan(&z->cand, p);
 		if (try_candidate(z))
 			return 1;
 	}
@@ -250,7 +185,7 @@ static int try_remove_threads(simplifier *z)
 		if (z->best.n_threads <= z->bounds.min_threads)
 			return 0;
 		z->cand = z->best;
-		remove_thread(&z->cand, t);
+		reduce_remove_thread(&z->cand, t);
 		if (try_candidate(z))
 			return 1;
 	}
@@ -261,7 +196,7 @@ static int try_remove_calls(simplifier *z)
 {
 	for (unsigned c = z->best.n_calls; c-- > 0;) {
 		z->cand = z->best;
-		remove_call(&z->cand, c);
+		reduce_remove_call(&z->cand, c);
 		if (try_candidate(z))
 			return 1;
 	}
@@ -271,10 +206,10 @@ static int try_remove_calls(simplifier *z)
 /* Exchange two threads' lists: the thread that runs first changes. */
 static int try_swap_threads(simplifier *z)
 {
-	thread_lists *l = &z->lists;
+	reduce_lists *l = &z->lists;
 	for (unsigned a = 0; a < z->best.n_threads; a++) {
 		for (unsigned b = a + 1; b < z->best.n_threads; b++) {
-			lists_of(l, &z->best);
+			reduce_lists_of(l, &z->best);
 			l->n[a] = l->n[b] = 0;
 			for (unsigned c = z->best.first_call[a]; c < z->best.first_call[a + 1]; c++)
 				l->call[b][l->n[b]++] = c;
@@ -282,7 +217,7 @@ static int try_swap_threads(simplifier *z)
 				l->call[a][l->n[a]++] = c;
 			l->renumber[a] = b;
 			l->renumber[b] = a;
-			rebuild(&z->cand, &z->best, l);
+			reduce_rebuild(&z->cand, &z->best, l);
 			if (try_restructured(z))
 				return 1;
 		}
@@ -293,12 +228,12 @@ static int try_swap_threads(simplifier *z)
 /* Move one call to the start or the end of another thread's list. */
 static int try_move_calls(simplifier *z)
 {
-	thread_lists *l = &z->lists;
+	reduce_lists *l = &z->lists;
 	for (unsigned c = 0; c < z->best.n_calls; c++) {
 		unsigned from = z->best.calls[c].thread;
 		for (unsigned to = 0; to < z->best.n_threads; to++) {
 			for (int at_end = 0; at_end <= 1 && to != from; at_end++) {
-				lists_of(l, &z->best);
+				reduce_lists_of(l, &z->best);
 				unsigned i = c - z->best.first_call[from];
 				memmove(&l->call[from][i], &l->call[from][i + 1],
 					(l->n[from] - i - 1) * sizeof l->call[0][0]);
@@ -307,7 +242,33 @@ static int try_move_calls(simplifier *z)
 					memmove(&l->call[to][1], &l->call[to][0], l->n[to] * sizeof l->call[0][0]);
 				l->call[to][at_end ? l->n[to] : 0] = c;
 				l->n[to]++;
-				rebuild(&z->cand, &z->best, l);
+				reduce_rebuild(&z->cand, &z->best, l);
+				if (try_restructured(z))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Merge thread a into thread b (its calls before or after b's own), one
+ * thread fewer: a local minimum often runs a thread to its end right before
+ * or after another, so one thread can run both lists with the same trace
+ * points preempted (the plan records travel with their calls; a switch to a
+ * now goes to b).  Removing a thread or moving one call cannot get there:
+ * each intermediate input is more complex or passes.
+ */
+static int try_merge_threads(simplifier *z)
+{
+	reduce_lists *l = &z->lists;
+	if (z->best.n_threads <= z->bounds.min_threads)
+		return 0;
+	for (unsigned a = 0; a < z->best.n_threads; a++) {
+		for (unsigned b = 0; b < z->best.n_threads; b++) {
+			for (int after = 0; after <= 1 && a != b; after++) {
+				reduce_merge_lists(l, &z->best, a, b, after);
+				reduce_rebuild(&z->cand, &z->best, l);
 				if (try_restructured(z))
 					return 1;
 			}
@@ -339,7 +300,7 @@ static int try_move_to_neighbour_call(simplifier *z, unsigned p)
 			continue;
 		z->cand = z->best;
 		input_preemption moved = z->cand.plan[p];
-		remove_plan(&z->cand, p);
+		reduce_remove_plan(&z->cand, p);
 		unsigned to_call = (unsigned)((int)c + dir);
 		unsigned at = dir < 0 ? z->cand.first_plan[to_call + 1] : z->cand.first_plan[to_call];
 		memmove(&z->cand.plan[at + 1], &z->cand.plan[at],
@@ -503,9 +464,44 @@ static int try_lower_data(simplifier *z)
 static int simplify_round(simplifier *z)
 {
 	return try_lower_data(z) || try_remove_preemptions(z) || try_remove_threads(z) ||
-	       try_remove_calls(z) || try_remove_part_calls(z) || try_swap_threads(z) ||
+	       try_remove_calls(z) || try_remove_part_calls(z) || try_merge_threads(z) || try_swap_threads(z) ||
 	       try_move_calls(z) || try_move_preemptions(z) || try_lower_calls(z) ||
 	       try_exchange_args(z) || try_lower_part_args(z);
+}
+
+/*
+ * The rescheduler's offer (reschedule.h): kept only when its complexity is
+ * smaller, not merely its tie-breaks (planned records, length, bytes), so
+ * that inputs the rounds leave at a fixed point keep their spelling unless
+ * the escape really simplifies them.
+ */
+static int offer(void *ctx, input_scenario *s)
+{
+	simplifier *z = ctx;
+	z->cand = *s;
+	z->strict = 1;
+	int kept = try_candidate(z);
+	z->strict = 0;
+	return kept;
+}
+
+/*
+ * At a fixed point of the rounds, variants of the best under new schedules
+ * with no more preemptions (reschedule.c); the rounds go on after one is kept.
+ */
+static int escape_fixed_point(simplifier *z)
+{
+	reduce_rescheduler *x = &z->resched;
+	if (!x->dfs)
+		return 0;
+	x->keep = z->keep;
+	x->runs = &z->runs;
+	x->max_runs = z->runs + SIMPLIFY_ESCAPE_RUNS;   /* each escape's own budget */
+	if (x->max_runs > SIMPLIFY_MAX_RUNS)
+		x->max_runs = SIMPLIFY_MAX_RUNS;
+	x->offer = offer;
+	x->ctx = z;
+	return reduce_reschedule(x, &z->best, z->best_key.c.preemptions);
 }
 
 /* The starting point: the input as given, then its canonical spelling if that fails alike. */
@@ -538,13 +534,17 @@ size_t weft_runner_simplify(weft_runner *runner, uint8_t *buf, size_t size, size
 	if (!z)
 		return size;
 	z->runner = runner;
+	z->strict = 0;
 	z->target = weft_runner_target(runner);
 	z->bounds = input_bounds_of(z->target);
 	memset(&z->original, 0, sizeof z->original);
+	if (reduce_rescheduler_init(&z->resched, runner, &z->bounds) != 0)
+		z->resched.dfs = NULL;   /* out of memory: the rounds alone */
 	int fails = start(z, buf, size);
 	if (fails)
-		while (simplify_round(z))
+		while (simplify_round(z) || escape_fixed_point(z))
 			;
+	reduce_rescheduler_free(&z->resched);
 	size_t n = size;
 	if (fails && z->best_key.size <= cap) {
 		n = z->best_key.size;
