@@ -56,7 +56,7 @@ typedef struct deque {
 static int64_t deque_push(deque *d, int64_t v)
 {
 	int64_t b = weft_atomic_load(&d->bottom);
-	if (b >= DEQUE_SLOTS)
+	if (b < 0 || b >= DEQUE_SLOTS)   /* b < 0: the buggy take ran bottom below top */
 		return -1;
 	weft_atomic_store(&d->slot[b], v);
 	weft_atomic_store(&d->bottom, b + 1);   /* publishes the slot to thieves */
