@@ -30,9 +30,15 @@ static int64_t wait_forever(void *self, const int64_t *args)
  * so every frame stays live during the call: no compiler may fold the
  * recursion into a loop (clang did, with the frames merely volatile).
  */
+enum { DEEP_FRAMES = 2048, FRAME_BYTES = 1024 };
+/* what replay_misbehaving.sh relies on: more than the largest fiber stack (ASan's
+   1 MiB), less than a pthread's default 8 MiB */
+_Static_assert(DEEP_FRAMES * FRAME_BYTES > (1 << 20) && DEEP_FRAMES * FRAME_BYTES < (8 << 20),
+	       "recurse() must overflow a fiber stack and fit a pthread's");
+
 static __attribute__((noinline)) int64_t deep(int depth, volatile char *caller)
 {
-	volatile char frame[1024];
+	volatile char frame[FRAME_BYTES];
 	frame[0] = (char)(caller[0] + 1);
 	frame[sizeof frame - 1] = frame[0];
 	return depth ? deep(depth - 1, frame) + frame[sizeof frame - 1] : frame[0];
@@ -43,7 +49,7 @@ static int64_t recurse(void *self, const int64_t *args)
 	(void)self;
 	(void)args;
 	volatile char start[1] = { 0 };
-	return deep(2048, start) != 0;
+	return deep(DEEP_FRAMES, start) != 0;
 }
 
 static int64_t nothing(void *self, const int64_t *args)
