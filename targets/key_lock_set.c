@@ -3,7 +3,7 @@
  * operations on one key with a lock per key, and not the operations on
  * different keys that share slots.
  *
- * Structure: SET_SLOTS slots, keys 1..SET_MAX_KEY, probed linearly from
+ * Structure: SET_SLOTS slots, keys 1..KEY_SET_MAX_KEY, probed linearly from
  * home(k) = k mod 13, so exactly two pairs of keys share a home slot: 1 and
  * 14, 2 and 15 (and a key pushed on by a collision may meet the next home).
  * A slot holds a key (0 = empty) and never changes once claimed; there is no
@@ -29,8 +29,8 @@
  * (add(2) against add(15) is as simple; the simplifier, which lowers one
  * argument at a time, keeps whichever colliding pair it starts from.)
  *
- * Oracle: linearizability against a set of keys (a bit mask, the model
- * below), with contents() as the final operation.
+ * Oracle: linearizability against a set of keys (a bit mask, the model in
+ * key_set_model.h), with contents() as the final operation.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,15 +39,15 @@
 #include "weft/weft.h"
 
 #define SET_SLOTS 16
-#define SET_MAX_KEY 15
+#define KEY_SET_MAX_KEY 15
 #define SET_HOME_MOD 13
-_Static_assert(SET_MAX_KEY < SET_SLOTS, "a probe always reaches the key or an empty slot");
+_Static_assert(KEY_SET_MAX_KEY < SET_SLOTS, "a probe always reaches the key or an empty slot");
 
-enum { OP_ADD, OP_CONTAINS, OP_CONTENTS };
+#include "key_set_model.h"
 
 typedef struct set {
 	_Atomic uint32_t slot[SET_SLOTS];
-	pthread_mutex_t lock[SET_MAX_KEY + 1];    /* per key: held while an add of it runs */
+	pthread_mutex_t lock[KEY_SET_MAX_KEY + 1];    /* per key: held while an add of it runs */
 } set;
 
 static unsigned probe(int64_t k, unsigned i) { return (unsigned)(k % SET_HOME_MOD + i) % SET_SLOTS; }
@@ -117,7 +117,7 @@ static int64_t op_contents(void *self, const int64_t *args) { (void)args; return
 static void *set_setup(void)
 {
 	set *s = calloc(1, sizeof *s);
-	for (unsigned k = 0; s && k <= SET_MAX_KEY; k++)
+	for (unsigned k = 0; s && k <= KEY_SET_MAX_KEY; k++)
 		weft_mutex_init(&s->lock[k], NULL);
 	return s;
 }
@@ -125,43 +125,10 @@ static void *set_setup(void)
 static void set_teardown(void *self)
 {
 	set *s = self;
-	for (unsigned k = 0; k <= SET_MAX_KEY; k++)
+	for (unsigned k = 0; k <= KEY_SET_MAX_KEY; k++)
 		weft_mutex_destroy(&s->lock[k]);
 	free(s);
 }
-
-/* ---- the sequential model: a bit mask of keys ---- */
-
-static void model_init(void *state) { *(int64_t *)state = 0; }
-
-static int64_t model_apply(void *state, unsigned op, const int64_t *args)
-{
-	int64_t *keys = state;
-	int64_t bit = op == OP_CONTENTS ? 0 : (int64_t)1 << args[0];
-	switch (op) {
-	case OP_ADD:
-		if (*keys & bit)
-			return 0;
-		*keys |= bit;
-		return 1;
-	case OP_CONTAINS:
-		return (*keys & bit) != 0;
-	default:   /* OP_CONTENTS */
-		return *keys;
-	}
-}
-
-static const weft_model set_model_def = {
-	.name = "key set", .state_size = sizeof(int64_t),
-	.init = model_init, .apply = model_apply,
-};
-
-static const weft_op set_ops[] = {
-	[OP_ADD] = { .name = "add", .run = op_add, .n_args = 1, .args = { { 1, SET_MAX_KEY } } },
-	[OP_CONTAINS] = { .name = "contains", .run = op_contains, .n_args = 1,
-			  .args = { { 1, SET_MAX_KEY } } },
-	[OP_CONTENTS] = { .name = "contents", .run = op_contents, .flags = WEFT_OP_FINAL_ONLY },
-};
 
 static const weft_target set_target = {
 #ifdef WEFT_KEY_LOCK_SET_FIXED
@@ -169,8 +136,8 @@ static const weft_target set_target = {
 #else
 	.name = "key_lock_set_buggy",
 #endif
-	.ops = set_ops, .n_ops = 3,
+	.ops = key_set_ops, .n_ops = 3,
 	.setup = set_setup, .teardown = set_teardown,
-	.model = &set_model_def, .final_op = &set_ops[OP_CONTENTS],
+	.model = &key_set_model, .final_op = &key_set_ops[OP_CONTENTS],
 };
 WEFT_FUZZ_TARGET(set_target)

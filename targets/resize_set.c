@@ -33,8 +33,8 @@
  * nothing fails without a preemption for 2 threads x 1..3 operations, keys
  * clipped to 1..5 (--args=1..5; the full key range is too large to cover).
 
- * Oracle: linearizability against a set of keys (a bit mask, the model
- * below), with contents() as the final operation.
+ * Oracle: linearizability against a set of keys (a bit mask, the model in
+ * key_set_model.h), with contents() as the final operation.
  */
 #include <stdlib.h>
 
@@ -43,11 +43,11 @@
 #define SMALL 6
 #define BIG 10
 #define RESIZE_AT 4
-#define MAX_KEY 9
+#define KEY_SET_MAX_KEY 9
 #define FROZEN 0xffu
-_Static_assert(MAX_KEY < BIG && RESIZE_AT < SMALL, "the big table holds every key");
+_Static_assert(KEY_SET_MAX_KEY < BIG && RESIZE_AT < SMALL, "the big table holds every key");
 
-enum { OP_ADD, OP_CONTAINS, OP_CONTENTS };
+#include "key_set_model.h"
 
 typedef struct resize_set {
 	_Atomic uint32_t small[SMALL], big[BIG];
@@ -154,47 +154,14 @@ static int64_t op_contents(void *self, const int64_t *args) { (void)args; return
 static void *set_setup(void) { return calloc(1, sizeof(resize_set)); }
 static void set_teardown(void *self) { free(self); }
 
-/* ---- the sequential model: a bit mask of keys ---- */
-
-static void model_init(void *state) { *(int64_t *)state = 0; }
-
-static int64_t model_apply(void *state, unsigned op, const int64_t *args)
-{
-	int64_t *keys = state;
-	int64_t bit = op == OP_CONTENTS ? 0 : (int64_t)1 << args[0];
-	switch (op) {
-	case OP_ADD:
-		if (*keys & bit)
-			return 0;
-		*keys |= bit;
-		return 1;
-	case OP_CONTAINS:
-		return (*keys & bit) != 0;
-	default:   /* OP_CONTENTS */
-		return *keys;
-	}
-}
-
-static const weft_model set_model_def = {
-	.name = "key set", .state_size = sizeof(int64_t),
-	.init = model_init, .apply = model_apply,
-};
-
-static const weft_op set_ops[] = {
-	[OP_ADD] = { .name = "add", .run = op_add, .n_args = 1, .args = { { 1, MAX_KEY } } },
-	[OP_CONTAINS] = { .name = "contains", .run = op_contains, .n_args = 1,
-			  .args = { { 1, MAX_KEY } } },
-	[OP_CONTENTS] = { .name = "contents", .run = op_contents, .flags = WEFT_OP_FINAL_ONLY },
-};
-
 static const weft_target set_target = {
 #ifdef WEFT_RESIZE_SET_FIXED
 	.name = "resize_set_fixed",
 #else
 	.name = "resize_set_buggy",
 #endif
-	.ops = set_ops, .n_ops = 3,
+	.ops = key_set_ops, .n_ops = 3,
 	.setup = set_setup, .teardown = set_teardown,
-	.model = &set_model_def, .final_op = &set_ops[OP_CONTENTS],
+	.model = &key_set_model, .final_op = &key_set_ops[OP_CONTENTS],
 };
 WEFT_FUZZ_TARGET(set_target)
