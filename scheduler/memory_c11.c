@@ -26,6 +26,10 @@
  *     accesses, and an SC load of a location only SC stores wrote always reads
  *     the newest.  This forbids some executions RC11 allows (a stale SC read
  *     of a relaxed store's location is still allowed; see ARCHITECTURE.md).
+ * Stores become visible eventually (C11 6.17.3p18 asks it of implementations):
+ * a thread past the spin limit (progress.c: quiet steps, no change to shared
+ * memory) reads the newest store, so a spin loop cannot read a stale flag
+ * forever and be called a livelock; its first spin_limit reads may be stale.
  * Without promises a load cannot read a store that has not executed, so load
  * buffering is forbidden, as RC11's acyclic po U rf requires.  Because
  * modification order follows execution order, 2+2W's mo cycle is forbidden too
@@ -252,6 +256,8 @@ static uint64_t load(sched_thread *self, int i, int mo)
 	if (th->cur.t[i] > oldest)
 		oldest = th->cur.t[i];
 	uint64_t n = (uint64_t)(l->latest - oldest) + 1;
+	if (self->quiet > self->exec->cfg.spin_limit)
+		n = 1;   /* a spinner sees the newest store: stores become visible eventually */
 	uint64_t back = n > 1 ? sched_choose(self->exec, n) : 0;
 	mem_ts ts = l->latest - (mem_ts)back;
 	const mem_msg *msg = message(l, ts);

@@ -10,7 +10,20 @@
  */
 #include "sched.h"
 
-/* The strategy's preemption is due: switch if another thread can run. */
+/* Past a progress limit (progress.c): one branch for both. */
+static inline bool over_limits(const sched_thread *self, const sched_exec *exec)
+{
+	return (self->quiet > exec->cfg.spin_limit) | (self->solo > exec->cfg.solo_limit);
+}
+
+/*
+ * The strategy's preemption is due: switch if another thread can run.  When
+ * the thread goes on instead, the step counts as quiet and solo like any
+ * other: a strategy that is asked at every step (systematic mode) must not
+ * switch the spin and livelock checks off, or a spinner behind a preempted
+ * thread runs to the step budget, and the input written for that execution
+ * replays differently under the byte strategy, which is asked rarely.
+ */
 static __attribute__((noinline)) bool preempt(sched_thread *self)
 {
 	sched_exec *exec = self->exec;
@@ -24,10 +37,13 @@ static __attribute__((noinline)) bool preempt(sched_thread *self)
 			next = sched_runnable_from(exec, others, wanted % exec->n_slots);
 	}
 	sched_arm_preemption(exec, self);
-	if (!next)
-		return false;
-	sched_hand_off(self, next, true);
-	return true;
+	if (next) {
+		sched_hand_off(self, next, true);
+		return true;
+	}
+	self->quiet++;
+	self->solo++;
+	return over_limits(self, exec) ? sched_progress_check(self) : false;
 }
 
 /* Returns true when the thread was preempted (and has been resumed since). */
@@ -40,11 +56,9 @@ bool sched_switch_point(sched_thread *self)
 		return false;
 	if (__builtin_expect(++self->call_step == self->preempt_at, 0))
 		return preempt(self);
-	/* spinning or running alone too long (progress.c): one branch for both */
 	self->quiet++;
 	self->solo++;
-	if (__builtin_expect((self->quiet > exec->cfg.spin_limit) |
-			     (self->solo > exec->cfg.solo_limit), 0))
+	if (__builtin_expect(over_limits(self, exec), 0))
 		return sched_progress_check(self);
 	return false;
 }

@@ -43,9 +43,9 @@
  * might think enough for a lock (peterson_ra_buggy).  The entry is store
  * buffering: each thread stores its flag, then loads the other's, and
  * release/acquire orders nothing between a store and a later load of another
- * location, so both may read the other's flag down and enter (one weak read;
- * corpus/peterson_ra/both-inside.assertion.bin, 3 preemptions, not proved
- * minimal: systematic mode runs into the step budget on the spin loop).  Under
+ * location, so both may read the other's flag down and enter (one weak read,
+ * 2 preemptions: corpus/peterson_ra/both-inside.assertion.bin; systematic mode
+ * finds none with 1 at one operation per thread, see corpus/README.md).  Under
  * WEFT_MEMORY=sc it is correct.  -DWEFT_PETERSON_RA_FIXED as well: seq_cst, the
  * order Peterson's proof assumes (peterson_ra_fixed).
  */
