@@ -154,8 +154,8 @@ static inline uint64_t weft_impl_raw_of_pointer(const volatile void *p)
 	return (uint64_t)(uintptr_t)p;
 }
 
-/* A value's bits for the memory model: integers as in traces, pointers whole. */
-#define WEFT_IMPL_RAW(v) _Generic((v),                                        \
+/* The integer types' conversions to a trace value, for the two selections below. */
+#define WEFT_IMPL_U64_OF_INTEGERS                                              \
 	_Bool: weft_impl_u64_of_unsigned, char: weft_impl_u64_of_signed,      \
 	signed char: weft_impl_u64_of_signed,                                  \
 	unsigned char: weft_impl_u64_of_unsigned,                              \
@@ -163,20 +163,15 @@ static inline uint64_t weft_impl_raw_of_pointer(const volatile void *p)
 	int: weft_impl_u64_of_signed, unsigned int: weft_impl_u64_of_unsigned, \
 	long: weft_impl_u64_of_signed, unsigned long: weft_impl_u64_of_unsigned, \
 	long long: weft_impl_u64_of_signed,                                    \
-	unsigned long long: weft_impl_u64_of_unsigned,                         \
-	default: weft_impl_raw_of_pointer)(v)
+	unsigned long long: weft_impl_u64_of_unsigned
+
+/* A value's bits for the memory model: integers as in traces, pointers whole. */
+#define WEFT_IMPL_RAW(v) _Generic((v),                                        \
+	WEFT_IMPL_U64_OF_INTEGERS, default: weft_impl_raw_of_pointer)(v)
 
 /* Value of any integer or pointer as a trace value; selects a function, then calls it. */
 #define WEFT_IMPL_U64(v) _Generic((v),                                        \
-	_Bool: weft_impl_u64_of_unsigned, char: weft_impl_u64_of_signed,      \
-	signed char: weft_impl_u64_of_signed,                                  \
-	unsigned char: weft_impl_u64_of_unsigned,                              \
-	short: weft_impl_u64_of_signed, unsigned short: weft_impl_u64_of_unsigned, \
-	int: weft_impl_u64_of_signed, unsigned int: weft_impl_u64_of_unsigned, \
-	long: weft_impl_u64_of_signed, unsigned long: weft_impl_u64_of_unsigned, \
-	long long: weft_impl_u64_of_signed,                                    \
-	unsigned long long: weft_impl_u64_of_unsigned,                         \
-	default: weft_impl_u64_of_pointer)(v)
+	WEFT_IMPL_U64_OF_INTEGERS, default: weft_impl_u64_of_pointer)(v)
 
 #define WEFT_IMPL_IS_POINTER(v) _Generic((v),                                 \
 	_Bool: 0, char: 0, signed char: 0, unsigned char: 0, short: 0,         \
