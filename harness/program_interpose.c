@@ -44,10 +44,10 @@
  * caller gave is what `old` reports back.  Handlers that end the process
  * (libFuzzer's timeout and crash paths) use _Exit, which is not caught.
  *
- * Not caught: pthread_mutex_init/destroy and pthread_cond_init/destroy
- * (libweft calls the real ones from the twins; std::mutex and
- * std::condition_variable use static initialisers), semaphores, rwlock
- * timed waits, clock_nanosleep, _Exit, quick_exit.
+ * Not caught: the init/destroy calls (libweft calls the real ones from the
+ * twins, which would recurse here; std::mutex and std::condition_variable
+ * use static initialisers; a barrier's count is read from the real object),
+ * semaphores, rwlock timed waits, clock_nanosleep, _Exit, quick_exit.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -121,6 +121,11 @@ INTERCEPTOR(int, pthread_rwlock_tryrdlock, (pthread_rwlock_t *));
 INTERCEPTOR(int, pthread_rwlock_wrlock, (pthread_rwlock_t *));
 INTERCEPTOR(int, pthread_rwlock_trywrlock, (pthread_rwlock_t *));
 INTERCEPTOR(int, pthread_rwlock_unlock, (pthread_rwlock_t *));
+INTERCEPTOR(int, pthread_barrier_wait, (pthread_barrier_t *));
+INTERCEPTOR(int, pthread_spin_lock, (pthread_spinlock_t *));
+INTERCEPTOR(int, pthread_spin_trylock, (pthread_spinlock_t *));
+INTERCEPTOR(int, pthread_spin_unlock, (pthread_spinlock_t *));
+INTERCEPTOR(int, pthread_once, (pthread_once_t *, void (*)(void)));
 INTERCEPTOR(int, sched_yield, (void));
 INTERCEPTOR(unsigned, sleep, (unsigned));
 INTERCEPTOR(int, usleep, (useconds_t));
@@ -278,6 +283,47 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
 	if (weft_impl_current)
 		return weft_rwlock_unlock_at(l, SITE(pthread_rwlock_unlock, WEFT_ACCESS_UNLOCK));
 	return REAL(rwlock_fn, pthread_rwlock_unlock, NULL)(l);
+}
+
+/* ---- barriers, spin locks, once (their init and destroy stay libc's) ---- */
+
+int pthread_barrier_wait(pthread_barrier_t *b)
+{
+	if (weft_impl_current)
+		return weft_barrier_wait_at(b, SITE(pthread_barrier_wait, WEFT_ACCESS_BARRIER));
+	typedef int (*fn)(pthread_barrier_t *);
+	return REAL(fn, pthread_barrier_wait, NULL)(b);
+}
+
+typedef int (*spin_fn)(pthread_spinlock_t *);
+
+int pthread_spin_lock(pthread_spinlock_t *l)
+{
+	if (weft_impl_current)
+		return weft_spin_lock_at(l, 0, SITE(pthread_spin_lock, WEFT_ACCESS_LOCK));
+	return REAL(spin_fn, pthread_spin_lock, NULL)(l);
+}
+
+int pthread_spin_trylock(pthread_spinlock_t *l)
+{
+	if (weft_impl_current)
+		return weft_spin_lock_at(l, 1, SITE(pthread_spin_trylock, WEFT_ACCESS_TRYLOCK));
+	return REAL(spin_fn, pthread_spin_trylock, NULL)(l);
+}
+
+int pthread_spin_unlock(pthread_spinlock_t *l)
+{
+	if (weft_impl_current)
+		return weft_spin_unlock_at(l, SITE(pthread_spin_unlock, WEFT_ACCESS_UNLOCK));
+	return REAL(spin_fn, pthread_spin_unlock, NULL)(l);
+}
+
+int pthread_once(pthread_once_t *once, void (*routine)(void))
+{
+	if (weft_impl_current)
+		return weft_once_at(once, routine, SITE(pthread_once, WEFT_ACCESS_ONCE));
+	typedef int (*fn)(pthread_once_t *, void (*)(void));
+	return REAL(fn, pthread_once, NULL)(once, routine);
 }
 
 /* ---- sleeps and clocks (the logical clock of <weft/program.h>) ---- */

@@ -102,7 +102,8 @@ static void put_kind_args(writer *w, const weft_target *t, const input_bounds *b
 			  const weft_op_record *rec)
 {
 	const weft_op *op = &t->ops[rec->op];
-	int kind = kind_index(b, rec->op);
+	/* a program's thread k > 0 runs its spawned body whatever its kind byte says */
+	int kind = b->program && rec->thread > 0 ? 0 : kind_index(b, rec->op);
 	if (kind < 0) {
 		w->ok = 0;
 		return;

@@ -45,6 +45,7 @@ const char *report_access_name(unsigned kind)
 		[WEFT_ACCESS_BROADCAST] = "broadcast", [WEFT_ACCESS_SEM_WAIT] = "sem_wait",
 		[WEFT_ACCESS_SEM_POST] = "sem_post", [WEFT_ACCESS_SPAWN] = "spawn",
 		[WEFT_ACCESS_JOIN] = "join", [WEFT_ACCESS_FENCE] = "fence",
+		[WEFT_ACCESS_BARRIER] = "barrier", [WEFT_ACCESS_ONCE] = "once",
 	};
 	return kind < WEFT_ACCESS_KIND_COUNT && names[kind] ? names[kind] : "?";
 }
@@ -80,6 +81,12 @@ static void format_sync(char *buf, size_t cap, const sched_event *e, const char 
 		break;
 	case WEFT_ACCESS_SEM_WAIT:
 		outcome = e->value == 1 ? "" : e->value == 2 ? " -> timed out" : " -> none";
+		break;
+	case WEFT_ACCESS_BARRIER:
+		outcome = e->value ? " -> last, serial" : "";
+		break;
+	case WEFT_ACCESS_ONCE:
+		outcome = e->value ? " -> runs it" : "";
 		break;
 	case WEFT_ACCESS_SPAWN:
 	case WEFT_ACCESS_JOIN:

@@ -35,6 +35,9 @@ static const char *kind_name(unsigned kind)
 	case SCHED_SYNC_COND: return "condition";
 	case SCHED_SYNC_RWLOCK: return "rwlock";
 	case SCHED_SYNC_SEM: return "semaphore";
+	case SCHED_SYNC_BARRIER: return "barrier";
+	case SCHED_SYNC_SPIN: return "spin lock";
+	case SCHED_SYNC_ONCE: return "once";
 	}
 	return "object";
 }
@@ -48,6 +51,8 @@ void report_format_wait(char *buf, size_t cap, unsigned wait, unsigned object)
 	case SCHED_WAIT_WRITE: snprintf(buf, cap, "|| waits to write #%u", object); break;
 	case SCHED_WAIT_SEM: snprintf(buf, cap, "|| waits on #%u", object); break;
 	case SCHED_WAIT_JOIN: snprintf(buf, cap, "|| waits for thread %u", object - 1); break;
+	case SCHED_WAIT_BARRIER: snprintf(buf, cap, "|| waits at #%u", object); break;
+	case SCHED_WAIT_ONCE: snprintf(buf, cap, "|| waits for #%u", object); break;
 	default: snprintf(buf, cap, "|| waits"); break;
 	}
 }
@@ -84,6 +89,8 @@ static void append_holders(char *buf, size_t cap, size_t *len, const sched_sync 
 	}
 	if (o->kind == SCHED_SYNC_SEM)
 		append(buf, cap, len, ", value %lld", (long long)o->count);
+	if (o->kind == SCHED_SYNC_BARRIER)
+		append(buf, cap, len, ", %u of %lld arrived", o->depth, (long long)o->count);
 }
 
 static const char *wait_verb(unsigned wait)
@@ -94,6 +101,7 @@ static const char *wait_verb(unsigned wait)
 	case SCHED_WAIT_READ: return "to read-lock";
 	case SCHED_WAIT_WRITE: return "to write-lock";
 	case SCHED_WAIT_SEM: return "on";
+	case SCHED_WAIT_BARRIER: return "at";
 	}
 	return "for";
 }

@@ -102,9 +102,14 @@ enum sched_wait {
 	SCHED_WAIT_WRITE,         /* to write-lock a rwlock */
 	SCHED_WAIT_SEM,           /* a semaphore to be posted */
 	SCHED_WAIT_JOIN,          /* a thread to finish */
+	SCHED_WAIT_BARRIER,       /* the other threads of a barrier (sync_barrier.c) */
+	SCHED_WAIT_ONCE,          /* another thread's pthread_once routine to return */
 };
 
-enum sched_sync_kind { SCHED_SYNC_MUTEX = 1, SCHED_SYNC_COND, SCHED_SYNC_RWLOCK, SCHED_SYNC_SEM };
+enum sched_sync_kind {
+	SCHED_SYNC_MUTEX = 1, SCHED_SYNC_COND, SCHED_SYNC_RWLOCK, SCHED_SYNC_SEM,
+	SCHED_SYNC_BARRIER, SCHED_SYNC_SPIN, SCHED_SYNC_ONCE,   /* sync_barrier.c */
+};
 
 /*
  * The managed state of one lock, condition or semaphore, kept by the execution

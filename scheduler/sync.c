@@ -13,7 +13,7 @@
  * Misuse (unlocking a lock not held, waiting without the mutex) stops the
  * execution with a message instead of corrupting the record.
  */
-#include "sched.h"
+#include "sync_record.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -34,17 +34,14 @@ static sched_thread *managed(void)
 }
 
 /* In a sequential replay (sched_replay_jump), a call that would block never returns. */
-static int replay_blocks(int rc)
+int sched_sync_replay_blocks(int rc)
 {
 	if (rc != 0 && sched_replay_jump)
 		longjmp(*sched_replay_jump, 1);
 	return rc;
 }
 
-__attribute__((noreturn, format(printf, 2, 3)))
-static void misuse(sched_thread *self, const char *fmt, ...);
-
-static void misuse(sched_thread *self, const char *fmt, ...)
+void sched_sync_misuse(sched_thread *self, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -54,7 +51,7 @@ static void misuse(sched_thread *self, const char *fmt, ...)
 }
 
 /* The switch point of a call; returns its event's index (its value is set later). */
-static size_t sync_point(sched_thread *self, weft_site *site, const void *addr)
+size_t sched_sync_point(sched_thread *self, weft_site *site, const void *addr)
 {
 	weft_impl_switch(self, site, addr);
 	return self->exec->trace.n - 1;
@@ -68,14 +65,14 @@ static size_t sync_point(sched_thread *self, weft_site *site, const void *addr)
  * counts, and so the schedules existing reproducers encode, stay as they were.
  * No event of its own: a preemption here is recorded as any other.
  */
-static void after_release(sched_thread *self)
+void sched_sync_after_release(sched_thread *self)
 {
 	if (sched_instrumented_binary())
 		sched_switch_point(self);
 }
 
 /* The event's object number and value (the outcome; a blocked call never gets one). */
-static void set_event(sched_thread *self, size_t ev, const sched_sync *o, uint64_t value)
+void sched_sync_event(sched_thread *self, size_t ev, const sched_sync *o, uint64_t value)
 {
 	sched_event *e = &self->exec->trace.events[ev];
 	e->value = value;
@@ -108,10 +105,12 @@ static void sync_fresh(sched_sync *o, const void *addr, uint8_t kind, const weft
 		sem_getvalue((sem_t *)addr, &v);
 		o->count = v;
 	}
+	if (kind == SCHED_SYNC_BARRIER)
+		o->count = sched_sync_barrier_count(addr);
 }
 
 /* The execution's record of the object at `addr`, created on first use. */
-static sched_sync *sync_of(sched_thread *self, const void *addr, uint8_t kind, const weft_site *site)
+sched_sync *sched_sync_of(sched_thread *self, const void *addr, uint8_t kind, const weft_site *site)
 {
 	sched_exec *exec = self->exec;
 	for (unsigned i = 0; i < exec->n_sync; i++) {
@@ -123,7 +122,7 @@ static sched_sync *sync_of(sched_thread *self, const void *addr, uint8_t kind, c
 		}
 	}
 	if (exec->n_sync == SCHED_MAX_SYNC)
-		misuse(self, "more than %d locks, conditions and semaphores in one execution",
+		sched_sync_misuse(self, "more than %d locks, conditions and semaphores in one execution",
 		       SCHED_MAX_SYNC);
 	sched_sync *o = &exec->sync[exec->n_sync++];
 	o->number = exec->n_sync;
@@ -137,7 +136,7 @@ static int16_t index_of(const sched_exec *exec, const sched_sync *o)
 }
 
 /* Block `self` until woken for `why` on `o`; returns 1 if the wait timed out. */
-static int wait_on(sched_thread *self, sched_sync *o, enum sched_wait why, weft_site *site, bool timed)
+int sched_sync_wait(sched_thread *self, sched_sync *o, enum sched_wait why, weft_site *site, bool timed)
 {
 	sched_exec *exec = self->exec;
 	self->wait = (uint8_t)why;
@@ -153,7 +152,7 @@ static int wait_on(sched_thread *self, sched_sync *o, enum sched_wait why, weft_
 }
 
 /* Every thread waiting for `why` on `o` becomes runnable (and retries). */
-static void wake_all(sched_exec *exec, const sched_sync *o, enum sched_wait why)
+void sched_sync_wake_all(sched_exec *exec, const sched_sync *o, enum sched_wait why)
 {
 	int16_t idx = index_of(exec, o);
 	for (unsigned i = 0; i < exec->n_started; i++) {
@@ -171,7 +170,7 @@ static bool ends_early(sched_thread *self)
 
 /* ---- mutexes ---- */
 
-static void mutex_acquire(sched_thread *self, sched_sync *o, weft_site *site)
+void sched_sync_lock(sched_thread *self, sched_sync *o, weft_site *site)
 {
 	uint8_t me = (uint8_t)(self->id + 1);
 	for (;;) {
@@ -182,7 +181,7 @@ static void mutex_acquire(sched_thread *self, sched_sync *o, weft_site *site)
 			return;
 		}
 		/* held by another, or relocked by its owner: wait (the latter forever) */
-		wait_on(self, o, SCHED_WAIT_MUTEX, site, false);
+		sched_sync_wait(self, o, SCHED_WAIT_MUTEX, site, false);
 	}
 	o->owner = me;
 	o->depth = 1;
@@ -191,10 +190,11 @@ static void mutex_acquire(sched_thread *self, sched_sync *o, weft_site *site)
 	sched_note_change(self);
 }
 
-static void mutex_release(sched_thread *self, sched_sync *o)
+void sched_sync_unlock(sched_thread *self, sched_sync *o)
 {
 	if (o->owner != self->id + 1)
-		misuse(self, "thread %u unlocks mutex %u, which %s", self->id, o->number,
+		sched_sync_misuse(self, "thread %u unlocks %s %u, which %s", self->id,
+				  o->kind == SCHED_SYNC_SPIN ? "spin lock" : "mutex", o->number,
 		       o->owner ? "another thread holds" : "is not locked");
 	if (o->recursive && --o->depth > 0)
 		return;
@@ -202,7 +202,7 @@ static void mutex_release(sched_thread *self, sched_sync *o)
 	sched_race_release(self, &o->vc);
 	o->owner = 0;
 	sched_note_change(self);
-	wake_all(self->exec, o, SCHED_WAIT_MUTEX);
+	sched_sync_wake_all(self->exec, o, SCHED_WAIT_MUTEX);
 }
 
 int weft_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
@@ -210,7 +210,7 @@ int weft_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 	int rc = pthread_mutex_init(m, attr);
 	sched_thread *self = managed();
 	if (self && rc == 0)
-		sync_fresh(sync_of(self, m, SCHED_SYNC_MUTEX, NULL), m, SCHED_SYNC_MUTEX, NULL);
+		sync_fresh(sched_sync_of(self, m, SCHED_SYNC_MUTEX, NULL), m, SCHED_SYNC_MUTEX, NULL);
 	return rc;
 }
 
@@ -223,11 +223,11 @@ int weft_mutex_lock_at(pthread_mutex_t *m, weft_site *site)
 {
 	sched_thread *self = managed();
 	if (!self)
-		return sched_replay_jump ? replay_blocks(pthread_mutex_trylock(m)) : pthread_mutex_lock(m);
-	size_t ev = sync_point(self, site, m);
-	sched_sync *o = sync_of(self, m, SCHED_SYNC_MUTEX, site);
-	set_event(self, ev, o, 1);
-	mutex_acquire(self, o, site);
+		return sched_replay_jump ? sched_sync_replay_blocks(pthread_mutex_trylock(m)) : pthread_mutex_lock(m);
+	size_t ev = sched_sync_point(self, site, m);
+	sched_sync *o = sched_sync_of(self, m, SCHED_SYNC_MUTEX, site);
+	sched_sync_event(self, ev, o, 1);
+	sched_sync_lock(self, o, site);
 	return 0;
 }
 
@@ -236,13 +236,13 @@ int weft_mutex_trylock_at(pthread_mutex_t *m, weft_site *site)
 	sched_thread *self = managed();
 	if (!self)
 		return pthread_mutex_trylock(m);
-	size_t ev = sync_point(self, site, m);
-	sched_sync *o = sync_of(self, m, SCHED_SYNC_MUTEX, site);
+	size_t ev = sched_sync_point(self, site, m);
+	sched_sync *o = sched_sync_of(self, m, SCHED_SYNC_MUTEX, site);
 	bool free_now = o->owner == 0 || (o->recursive && o->owner == self->id + 1);
-	set_event(self, ev, o, free_now);
+	sched_sync_event(self, ev, o, free_now);
 	if (!free_now)
 		return EBUSY;
-	mutex_acquire(self, o, site);
+	sched_sync_lock(self, o, site);
 	return 0;
 }
 
@@ -251,11 +251,11 @@ int weft_mutex_unlock_at(pthread_mutex_t *m, weft_site *site)
 	sched_thread *self = managed();
 	if (!self)
 		return pthread_mutex_unlock(m);
-	size_t ev = sync_point(self, site, m);
-	sched_sync *o = sync_of(self, m, SCHED_SYNC_MUTEX, site);
-	set_event(self, ev, o, 0);
-	mutex_release(self, o);
-	after_release(self);
+	size_t ev = sched_sync_point(self, site, m);
+	sched_sync *o = sched_sync_of(self, m, SCHED_SYNC_MUTEX, site);
+	sched_sync_event(self, ev, o, 0);
+	sched_sync_unlock(self, o);
+	sched_sync_after_release(self);
 	return 0;
 }
 
@@ -266,7 +266,7 @@ int weft_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
 	int rc = pthread_cond_init(c, attr);
 	sched_thread *self = managed();
 	if (self && rc == 0)
-		sync_fresh(sync_of(self, c, SCHED_SYNC_COND, NULL), c, SCHED_SYNC_COND, NULL);
+		sync_fresh(sched_sync_of(self, c, SCHED_SYNC_COND, NULL), c, SCHED_SYNC_COND, NULL);
 	return rc;
 }
 
@@ -280,26 +280,26 @@ int weft_cond_wait_at(pthread_cond_t *c, pthread_mutex_t *m, const struct timesp
 {
 	sched_thread *self = managed();
 	if (!self && sched_replay_jump)   /* alone: nobody will signal */
-		return abstime ? ETIMEDOUT : replay_blocks(EDEADLK);
+		return abstime ? ETIMEDOUT : sched_sync_replay_blocks(EDEADLK);
 	if (!self)
 		return abstime ? pthread_cond_timedwait(c, m, abstime) : pthread_cond_wait(c, m);
-	size_t ev = sync_point(self, site, c);
-	sched_sync *oc = sync_of(self, c, SCHED_SYNC_COND, site);
-	sched_sync *om = sync_of(self, m, SCHED_SYNC_MUTEX, site);
-	set_event(self, ev, oc, 0);
+	size_t ev = sched_sync_point(self, site, c);
+	sched_sync *oc = sched_sync_of(self, c, SCHED_SYNC_COND, site);
+	sched_sync *om = sched_sync_of(self, m, SCHED_SYNC_MUTEX, site);
+	sched_sync_event(self, ev, oc, 0);
 	if (om->owner != self->id + 1)
-		misuse(self, "thread %u waits on condition %u without holding mutex %u",
+		sched_sync_misuse(self, "thread %u waits on condition %u without holding mutex %u",
 		       self->id, oc->number, om->number);
 	bool may_end = abstime || self->exec->cfg.spurious_wakeups;
 	uint32_t depth = om->depth;
 	om->depth = 1;
-	mutex_release(self, om);
+	sched_sync_unlock(self, om);
 	bool early = may_end && ends_early(self);
 	int timed_out = early;
 	if (!early)
-		timed_out = wait_on(self, oc, SCHED_WAIT_COND, site, may_end);
-	set_event(self, ev, oc, (uint64_t)timed_out);
-	mutex_acquire(self, om, site);
+		timed_out = sched_sync_wait(self, oc, SCHED_WAIT_COND, site, may_end);
+	sched_sync_event(self, ev, oc, (uint64_t)timed_out);
+	sched_sync_lock(self, om, site);
 	om->depth = depth;
 	return timed_out && abstime ? ETIMEDOUT : 0;
 }
@@ -310,8 +310,8 @@ int weft_cond_signal_at(pthread_cond_t *c, weft_site *site)
 	if (!self)
 		return pthread_cond_signal(c);
 	sched_exec *exec = self->exec;
-	size_t ev = sync_point(self, site, c);
-	sched_sync *o = sync_of(self, c, SCHED_SYNC_COND, site);
+	size_t ev = sched_sync_point(self, site, c);
+	sched_sync *o = sched_sync_of(self, c, SCHED_SYNC_COND, site);
 	int16_t idx = index_of(exec, o);
 	sched_thread *first = NULL;
 	for (unsigned i = 0; i < exec->n_started; i++) {
@@ -320,12 +320,12 @@ int weft_cond_signal_at(pthread_cond_t *c, weft_site *site)
 		    (!first || t->wait_order < first->wait_order))
 			first = t;
 	}
-	set_event(self, ev, o, first ? first->id + 1 : 0);
+	sched_sync_event(self, ev, o, first ? first->id + 1 : 0);
 	if (first) {
 		sched_unblock(exec, first);
 		sched_note_change(self);
 	}
-	after_release(self);
+	sched_sync_after_release(self);
 	return 0;
 }
 
@@ -334,12 +334,12 @@ int weft_cond_broadcast_at(pthread_cond_t *c, weft_site *site)
 	sched_thread *self = managed();
 	if (!self)
 		return pthread_cond_broadcast(c);
-	size_t ev = sync_point(self, site, c);
-	sched_sync *o = sync_of(self, c, SCHED_SYNC_COND, site);
-	set_event(self, ev, o, 0);
-	wake_all(self->exec, o, SCHED_WAIT_COND);
+	size_t ev = sched_sync_point(self, site, c);
+	sched_sync *o = sched_sync_of(self, c, SCHED_SYNC_COND, site);
+	sched_sync_event(self, ev, o, 0);
+	sched_sync_wake_all(self->exec, o, SCHED_WAIT_COND);
 	sched_note_change(self);
-	after_release(self);
+	sched_sync_after_release(self);
 	return 0;
 }
 
@@ -350,7 +350,7 @@ int weft_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *attr)
 	int rc = pthread_rwlock_init(l, attr);
 	sched_thread *self = managed();
 	if (self && rc == 0)
-		sync_fresh(sync_of(self, l, SCHED_SYNC_RWLOCK, NULL), l, SCHED_SYNC_RWLOCK, NULL);
+		sync_fresh(sched_sync_of(self, l, SCHED_SYNC_RWLOCK, NULL), l, SCHED_SYNC_RWLOCK, NULL);
 	return rc;
 }
 
@@ -363,16 +363,16 @@ int weft_rwlock_rdlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 {
 	sched_thread *self = managed();
 	if (!self && sched_replay_jump)
-		return try_only ? pthread_rwlock_tryrdlock(l) : replay_blocks(pthread_rwlock_tryrdlock(l));
+		return try_only ? pthread_rwlock_tryrdlock(l) : sched_sync_replay_blocks(pthread_rwlock_tryrdlock(l));
 	if (!self)
 		return try_only ? pthread_rwlock_tryrdlock(l) : pthread_rwlock_rdlock(l);
-	size_t ev = sync_point(self, site, l);
-	sched_sync *o = sync_of(self, l, SCHED_SYNC_RWLOCK, site);
-	set_event(self, ev, o, o->owner == 0);
+	size_t ev = sched_sync_point(self, site, l);
+	sched_sync *o = sched_sync_of(self, l, SCHED_SYNC_RWLOCK, site);
+	sched_sync_event(self, ev, o, o->owner == 0);
 	if (try_only && o->owner)
 		return EBUSY;
 	while (o->owner)
-		wait_on(self, o, SCHED_WAIT_READ, site, false);
+		sched_sync_wait(self, o, SCHED_WAIT_READ, site, false);
 	o->readers |= sched_bit(self->id);
 	sched_mem_sync(self);
 	sched_race_acquire(self, &o->vc);
@@ -384,16 +384,16 @@ int weft_rwlock_wrlock_at(pthread_rwlock_t *l, int try_only, weft_site *site)
 {
 	sched_thread *self = managed();
 	if (!self && sched_replay_jump)
-		return try_only ? pthread_rwlock_trywrlock(l) : replay_blocks(pthread_rwlock_trywrlock(l));
+		return try_only ? pthread_rwlock_trywrlock(l) : sched_sync_replay_blocks(pthread_rwlock_trywrlock(l));
 	if (!self)
 		return try_only ? pthread_rwlock_trywrlock(l) : pthread_rwlock_wrlock(l);
-	size_t ev = sync_point(self, site, l);
-	sched_sync *o = sync_of(self, l, SCHED_SYNC_RWLOCK, site);
-	set_event(self, ev, o, o->owner == 0 && o->readers == 0);
+	size_t ev = sched_sync_point(self, site, l);
+	sched_sync *o = sched_sync_of(self, l, SCHED_SYNC_RWLOCK, site);
+	sched_sync_event(self, ev, o, o->owner == 0 && o->readers == 0);
 	if (try_only && (o->owner || o->readers))
 		return EBUSY;
 	while (o->owner || o->readers)   /* a reader upgrading waits forever: a deadlock */
-		wait_on(self, o, SCHED_WAIT_WRITE, site, false);
+		sched_sync_wait(self, o, SCHED_WAIT_WRITE, site, false);
 	o->owner = (uint8_t)(self->id + 1);
 	sched_mem_sync(self);
 	sched_race_acquire(self, &o->vc);
@@ -406,9 +406,9 @@ int weft_rwlock_unlock_at(pthread_rwlock_t *l, weft_site *site)
 	sched_thread *self = managed();
 	if (!self)
 		return pthread_rwlock_unlock(l);
-	size_t ev = sync_point(self, site, l);
-	sched_sync *o = sync_of(self, l, SCHED_SYNC_RWLOCK, site);
-	set_event(self, ev, o, 0);
+	size_t ev = sched_sync_point(self, site, l);
+	sched_sync *o = sched_sync_of(self, l, SCHED_SYNC_RWLOCK, site);
+	sched_sync_event(self, ev, o, 0);
 	sched_mem_sync(self);
 	sched_race_release(self, &o->vc);
 	if (o->owner == self->id + 1)
@@ -416,11 +416,11 @@ int weft_rwlock_unlock_at(pthread_rwlock_t *l, weft_site *site)
 	else if (sched_has(o->readers, self->id))
 		o->readers &= ~sched_bit(self->id);
 	else
-		misuse(self, "thread %u unlocks rwlock %u, which it does not hold", self->id, o->number);
+		sched_sync_misuse(self, "thread %u unlocks rwlock %u, which it does not hold", self->id, o->number);
 	sched_note_change(self);
-	wake_all(self->exec, o, SCHED_WAIT_READ);
-	wake_all(self->exec, o, SCHED_WAIT_WRITE);
-	after_release(self);
+	sched_sync_wake_all(self->exec, o, SCHED_WAIT_READ);
+	sched_sync_wake_all(self->exec, o, SCHED_WAIT_WRITE);
+	sched_sync_after_release(self);
 	return 0;
 }
 
@@ -431,7 +431,7 @@ int weft_sem_init(sem_t *s, int pshared, unsigned value)
 	int rc = sem_init(s, pshared, value);
 	sched_thread *self = managed();
 	if (self && rc == 0)
-		sync_fresh(sync_of(self, s, SCHED_SYNC_SEM, NULL), s, SCHED_SYNC_SEM, NULL);
+		sync_fresh(sched_sync_of(self, s, SCHED_SYNC_SEM, NULL), s, SCHED_SYNC_SEM, NULL);
 	return rc;
 }
 
@@ -446,26 +446,26 @@ int weft_sem_wait_at(sem_t *s, int mode, weft_site *site)
 	if (!self && sched_replay_jump) {
 		int rc = sem_trywait(s);
 		if (rc != 0 && mode == 0)
-			replay_blocks(rc);
+			sched_sync_replay_blocks(rc);
 		if (rc != 0 && mode == 2)
 			errno = ETIMEDOUT;
 		return rc;
 	}
 	if (!self)
 		return mode == 1 ? sem_trywait(s) : sem_wait(s);   /* no clock: timed = untimed */
-	size_t ev = sync_point(self, site, s);
-	sched_sync *o = sync_of(self, s, SCHED_SYNC_SEM, site);
+	size_t ev = sched_sync_point(self, site, s);
+	sched_sync *o = sched_sync_of(self, s, SCHED_SYNC_SEM, site);
 	bool timed = mode == 2;
 	int outcome = 1;   /* taken */
-	set_event(self, ev, o, 0);
+	sched_sync_event(self, ev, o, 0);
 	if (o->count == 0 && mode == 1)
 		outcome = 0;
 	else if (o->count == 0 && timed && ends_early(self))
 		outcome = 2;
 	while (outcome == 1 && o->count == 0)
-		if (wait_on(self, o, SCHED_WAIT_SEM, site, timed))
+		if (sched_sync_wait(self, o, SCHED_WAIT_SEM, site, timed))
 			outcome = 2;
-	set_event(self, ev, o, (uint64_t)outcome);
+	sched_sync_event(self, ev, o, (uint64_t)outcome);
 	if (outcome != 1) {
 		errno = outcome == 0 ? EAGAIN : ETIMEDOUT;
 		return -1;
@@ -482,15 +482,15 @@ int weft_sem_post_at(sem_t *s, weft_site *site)
 	sched_thread *self = managed();
 	if (!self)
 		return sem_post(s);
-	size_t ev = sync_point(self, site, s);
-	sched_sync *o = sync_of(self, s, SCHED_SYNC_SEM, site);
+	size_t ev = sched_sync_point(self, site, s);
+	sched_sync *o = sched_sync_of(self, s, SCHED_SYNC_SEM, site);
 	o->count++;
 	sched_mem_sync(self);
 	sched_race_release(self, &o->vc);
-	set_event(self, ev, o, (uint64_t)o->count);
+	sched_sync_event(self, ev, o, (uint64_t)o->count);
 	sched_note_change(self);
-	wake_all(self->exec, o, SCHED_WAIT_SEM);
-	after_release(self);
+	sched_sync_wake_all(self->exec, o, SCHED_WAIT_SEM);
+	sched_sync_after_release(self);
 	return 0;
 }
 
@@ -499,7 +499,7 @@ int weft_sem_getvalue(sem_t *s, int *value)
 	sched_thread *self = managed();
 	if (!self)
 		return sem_getvalue(s, value);
-	*value = (int)sync_of(self, s, SCHED_SYNC_SEM, NULL)->count;
+	*value = (int)sched_sync_of(self, s, SCHED_SYNC_SEM, NULL)->count;
 	return 0;
 }
 
@@ -517,12 +517,12 @@ int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr, void *(*star
 	if (!self)
 		return pthread_create(t, attr, start, arg);
 	sched_exec *exec = self->exec;
-	size_t ev = sync_point(self, site, NULL);
+	size_t ev = sched_sync_point(self, site, NULL);
 	if (exec->n_started == exec->n_slots)
-		misuse(self, "more than %u threads (the target's max_threads)", exec->n_slots);
+		sched_sync_misuse(self, "more than %u threads (the target's max_threads)", exec->n_slots);
 	sched_thread *child = sched_spawn_slot(exec, exec->n_started);
 	if (!child)
-		misuse(self, "could not start managed thread %u", exec->n_started);
+		sched_sync_misuse(self, "could not start managed thread %u", exec->n_started);
 	unsigned id = exec->n_started++;
 	child->start = start;
 	child->start_arg = arg;
@@ -531,10 +531,10 @@ int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr, void *(*star
 	sched_mem_sync(self);   /* the child starts from its parent's view */
 	exec->live |= sched_bit(id);
 	exec->runnable |= sched_bit(id);
-	set_event(self, ev, NULL, id);
+	sched_sync_event(self, ev, NULL, id);
 	sched_note_change(self);
 	*t = handle_of(id);
-	after_release(self);   /* the child may run before its parent goes on */
+	sched_sync_after_release(self);   /* the child may run before its parent goes on */
 	return 0;
 }
 
@@ -544,7 +544,7 @@ void sched_run_start_routine(void)
 	sched_mem_sync(self);
 	self->retval = self->start(self->start_arg);
 	sched_mem_sync(self);   /* what a join acquires */
-	after_release(self);
+	sched_sync_after_release(self);
 }
 
 int weft_thread_join_at(pthread_t t, void **retval, weft_site *site)
@@ -554,10 +554,10 @@ int weft_thread_join_at(pthread_t t, void **retval, weft_site *site)
 		return pthread_join(t, retval);
 	sched_exec *exec = self->exec;
 	uint64_t id = (uint64_t)t - HANDLE_BASE;
-	size_t ev = sync_point(self, site, NULL);
+	size_t ev = sched_sync_point(self, site, NULL);
 	if ((uint64_t)t < HANDLE_BASE || id >= exec->n_started || id == self->id)
 		return id == self->id ? EDEADLK : ESRCH;
-	set_event(self, ev, NULL, id);
+	sched_sync_event(self, ev, NULL, id);
 	sched_thread *child = exec->pool->threads[id];
 	while (!child->finished) {
 		self->wait = SCHED_WAIT_JOIN;
@@ -598,7 +598,7 @@ int weft_sched_yield_at(weft_site *site)
 	sched_thread *self = managed();
 	if (!self)
 		return sched_yield();
-	sync_point(self, site, NULL);
+	sched_sync_point(self, site, NULL);
 	return 0;
 }
 

@@ -290,6 +290,7 @@ static void take(search_dfs *d, unsigned thread, uint32_t call, uint64_t step,
 		}
 		e->preemption[e->n_preemptions].step = step + 1;
 		e->preemption[e->n_preemptions].to = (uint8_t)choice;
+		e->preempted_thread[e->n_preemptions] = (uint8_t)thread;
 		e->preempted_call[e->n_preemptions++] = call;
 		return;
 	}
@@ -299,6 +300,7 @@ static void take(search_dfs *d, unsigned thread, uint32_t call, uint64_t step,
 	if (e->n_preemptions < INPUT_MAX_PREEMPTIONS) {
 		e->preemption[e->n_preemptions].step = step;
 		e->preemption[e->n_preemptions].to = (uint8_t)choice;
+		e->preempted_thread[e->n_preemptions] = (uint8_t)thread;
 		e->preempted_call[e->n_preemptions++] = call;
 	}
 }
@@ -492,13 +494,44 @@ const search_dfs_execution *search_dfs_last(const search_dfs *d)
 	return &d->last;
 }
 
+/*
+ * List a program's threads up to `thread` (input/scenario.c: a program's thread
+ * k > 0 is one call of operation 1, the spawned thread's body, whose control
+ * bytes are its preemptions).  A thread the input does not list has no
+ * schedule (INPUT_NO_CALL), so without this its preemptions were dropped and
+ * the written input replayed another interleaving.
+ */
+static void list_program_threads(input_scenario *s, unsigned thread)
+{
+	while (s->n_threads <= thread && s->n_threads < WEFT_MAX_THREADS &&
+	       s->n_calls < INPUT_MAX_CALLS) {
+		weft_op_record *rec = &s->calls[s->n_calls];
+		memset(rec, 0, sizeof *rec);
+		rec->thread = s->n_threads;
+		rec->op = 1;
+		rec->pending = 1;
+		s->first_call[s->n_threads++] = s->n_calls++;
+		s->first_call[s->n_threads] = s->n_calls;
+	}
+}
+
 void search_dfs_plan(const search_dfs_execution *e, input_scenario *s)
 {
+	uint32_t call[INPUT_MAX_PREEMPTIONS];
+	for (unsigned i = 0; i < e->n_preemptions; i++) {
+		unsigned t = e->preempted_thread[i];
+		call[i] = e->preempted_call[i];
+		if (call[i] == INPUT_NO_CALL && t < WEFT_MAX_THREADS) {
+			list_program_threads(s, t);
+			if (t < s->n_threads)
+				call[i] = s->first_call[t];
+		}
+	}
 	s->n_plan = 0;
 	for (unsigned c = 0; c < s->n_calls; c++) {
 		s->first_plan[c] = s->n_plan;
 		for (unsigned i = 0; i < e->n_preemptions; i++)
-			if (e->preempted_call[i] == c)
+			if (call[i] == c)
 				s->plan[s->n_plan++] = e->preemption[i];
 	}
 	s->first_plan[s->n_calls] = s->n_plan;

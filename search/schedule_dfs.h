@@ -63,6 +63,8 @@ typedef struct search_dfs_execution {
 	unsigned n_preemptions;
 	input_preemption preemption[INPUT_MAX_PREEMPTIONS];
 	uint32_t preempted_call[INPUT_MAX_PREEMPTIONS];   /* the call each was in */
+	uint8_t preempted_thread[INPUT_MAX_PREEMPTIONS];  /* and its thread (a spawned program
+							     thread may have no call: INPUT_NO_CALL) */
 } search_dfs_execution;
 
 /*
@@ -73,7 +75,11 @@ int search_dfs_next(search_dfs *d);
 /* The execution search_dfs_next just analysed. */
 const search_dfs_execution *search_dfs_last(const search_dfs *d);
 
-/* The last execution's schedule as the input format's plan, into `s` (its calls kept). */
+/*
+ * The last execution's schedule as the input format's plan, into `s` (its calls
+ * kept; a program's spawned threads that were preempted and that `s` does not
+ * list are added, as the format's threads 1..7, so their preemptions are written).
+ */
 void search_dfs_plan(const search_dfs_execution *e, input_scenario *s);
 
 #endif /* WEFT_SEARCH_SCHEDULE_DFS_H */

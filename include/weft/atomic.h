@@ -76,6 +76,8 @@ typedef enum weft_access {
 	WEFT_ACCESS_SPAWN,       /* pthread_create: value = the new thread */
 	WEFT_ACCESS_JOIN,        /* value = the joined thread */
 	WEFT_ACCESS_FENCE,       /* weft_atomic_thread_fence; value = the memory order */
+	WEFT_ACCESS_BARRIER,     /* pthread_barrier_wait; value: 1 the last to arrive */
+	WEFT_ACCESS_ONCE,        /* pthread_once; value: 1 this call runs the routine */
 	WEFT_ACCESS_KIND_COUNT
 } weft_access;
 

@@ -1,6 +1,7 @@
 /*
  * weft/sync.h - managed blocking primitives: mutexes, condition variables,
- * read-write locks, semaphores, thread creation and join.
+ * read-write locks, semaphores, barriers, spin locks, once, thread creation
+ * and join.
  *
  * Design.  The objects are the ordinary POSIX ones (pthread_mutex_t, sem_t, ...),
  * so a program needs no new types.  Inside a managed execution each call is a
@@ -61,6 +62,17 @@ WEFT_API int weft_sem_wait_at(sem_t *s, int mode, weft_site *site);
 WEFT_API int weft_sem_post_at(sem_t *s, weft_site *site);
 WEFT_API int weft_sem_getvalue(sem_t *s, int *value);
 
+WEFT_API int weft_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *attr,
+				unsigned count);
+WEFT_API int weft_barrier_destroy(pthread_barrier_t *b);
+WEFT_API int weft_barrier_wait_at(pthread_barrier_t *b, weft_site *site);
+WEFT_API int weft_spin_init(pthread_spinlock_t *s, int pshared);
+WEFT_API int weft_spin_destroy(pthread_spinlock_t *s);
+WEFT_API int weft_spin_lock_at(pthread_spinlock_t *s, int try_only, weft_site *site);
+WEFT_API int weft_spin_unlock_at(pthread_spinlock_t *s, weft_site *site);
+/* Inside an execution the routine runs once per execution; the real object is untouched. */
+WEFT_API int weft_once_at(pthread_once_t *once, void (*routine)(void), weft_site *site);
+
 WEFT_API int weft_thread_create_at(pthread_t *t, const pthread_attr_t *attr,
 				   void *(*start)(void *), void *arg, weft_site *site);
 WEFT_API int weft_thread_join_at(pthread_t t, void **retval, weft_site *site);
@@ -94,6 +106,11 @@ WEFT_API void weft_fail(const char *message) __attribute__((noreturn));
 #define weft_sem_trywait(s) weft_sem_wait_at((s), 1, WEFT_SYNC_SITE(WEFT_ACCESS_SEM_WAIT))
 #define weft_sem_timedwait(s, t) ((void)(t), weft_sem_wait_at((s), 2, WEFT_SYNC_SITE(WEFT_ACCESS_SEM_WAIT)))
 #define weft_sem_post(s) weft_sem_post_at((s), WEFT_SYNC_SITE(WEFT_ACCESS_SEM_POST))
+#define weft_pthread_barrier_wait(b) weft_barrier_wait_at((b), WEFT_SYNC_SITE(WEFT_ACCESS_BARRIER))
+#define weft_pthread_spin_lock(s) weft_spin_lock_at((s), 0, WEFT_SYNC_SITE(WEFT_ACCESS_LOCK))
+#define weft_pthread_spin_trylock(s) weft_spin_lock_at((s), 1, WEFT_SYNC_SITE(WEFT_ACCESS_TRYLOCK))
+#define weft_pthread_spin_unlock(s) weft_spin_unlock_at((s), WEFT_SYNC_SITE(WEFT_ACCESS_UNLOCK))
+#define weft_pthread_once(o, f) weft_once_at((o), (f), WEFT_SYNC_SITE(WEFT_ACCESS_ONCE))
 #define weft_pthread_create(t, a, f, arg) \
 	weft_thread_create_at((t), (a), (f), (arg), WEFT_SYNC_SITE(WEFT_ACCESS_SPAWN))
 #define weft_pthread_join(t, r) weft_thread_join_at((t), (r), WEFT_SYNC_SITE(WEFT_ACCESS_JOIN))
