@@ -137,8 +137,8 @@ static uint8_t choose_accesses(void)
  * else stops the process (exit 2).
  */
 /*
- * The memory model of the atomics (scheduler/memory.h): WEFT_MEMORY=sc|c11;
- * unset or empty = c11, so that the fuzz binaries find the bugs of weak
+ * The memory model of the atomics (scheduler/memory.h): WEFT_MEMORY=sc|c11|
+ * tso|pso; unset or empty = c11, so that the fuzz binaries find the bugs of weak
  * memory orders by default (code that uses seq_cst only behaves as under sc:
  * its loads have one store to read, and no byte is consumed).  A misspelt
  * value stops the process (exit 2).
@@ -150,7 +150,11 @@ static uint8_t choose_memory(void)
 		return SCHED_MEMORY_C11;
 	if (strcmp(env, "sc") == 0)
 		return SCHED_MEMORY_SC;
-	fprintf(stderr, "weft: WEFT_MEMORY=%s is not a memory model: use sc or c11\n", env);
+	if (strcmp(env, "tso") == 0)
+		return SCHED_MEMORY_TSO;
+	if (strcmp(env, "pso") == 0)
+		return SCHED_MEMORY_PSO;
+	fprintf(stderr, "weft: WEFT_MEMORY=%s is not a memory model: use sc, c11, tso or pso\n", env);
 	exit(2);
 }
 
