@@ -214,6 +214,13 @@ const char *weft_runner_backend(const weft_runner *r)
 	return r->pool.backend == SCHED_BACKEND_FIBER ? "fiber" : "pthread";
 }
 
+const char *weft_runner_memory(const weft_runner *r)
+{
+	static const char *const names[] = { "sc", "c11", "tso", "pso" };
+	_Static_assert(SCHED_MEMORY_PSO == 3, "one name per model");
+	return names[r->memory];
+}
+
 const char *weft_runner_backend_why(const weft_runner *r)
 {
 	return r->backend_why[0] ? r->backend_why : NULL;
@@ -836,6 +843,7 @@ static report_case report_case_of(const weft_runner *r)
 		.first_run = r->show_first ? r->first_report : NULL,
 	};
 	c.n_weak = sched_mem_weak_reads(&r->exec, &c.weak);
+	c.memory = weft_runner_memory(r);
 	return c;
 }
 
