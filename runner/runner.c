@@ -138,14 +138,16 @@ static uint8_t choose_accesses(void)
  */
 /*
  * The memory model of the atomics (scheduler/memory.h): WEFT_MEMORY=sc|c11|
- * tso|pso; unset or empty = c11, so that the fuzz binaries find the bugs of weak
+ * tso|pso; unset or empty = the target's own (weft_target.memory), else c11, so that the fuzz binaries find the bugs of weak
  * memory orders by default (code that uses seq_cst only behaves as under sc:
  * its loads have one store to read, and no byte is consumed).  A misspelt
  * value stops the process (exit 2).
  */
-static uint8_t choose_memory(void)
+static uint8_t choose_memory(const weft_target *target)
 {
 	const char *env = getenv("WEFT_MEMORY");
+	if ((!env || !*env) && target->memory)
+		env = target->memory;   /* checked by weft_target_problem */
 	if (!env || !*env || strcmp(env, "c11") == 0)
 		return SCHED_MEMORY_C11;
 	if (strcmp(env, "sc") == 0)
@@ -188,7 +190,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 	r->target = target;
 	r->accesses = choose_accesses();
 	r->races = choose_races();
-	r->memory = choose_memory();
+	r->memory = choose_memory(target);
 	r->bounds = input_bounds_of(target);
 	r->makes_args = runner_makes_args(target);
 	sched_pool_init(&r->pool, backend);
