@@ -105,6 +105,16 @@ static void stv_1(void) { reg[0] = weft_atomic_load_explicit(&x, RLX);
 static void stv_2(void) { reg[1] = weft_atomic_load_explicit(&y, RLX);
 	reg[2] = weft_atomic_load_explicit(&x, RLX); }
 
+/*
+ * SB with own reads: x = 1; r0 = x; r1 = y  ||  y = 1; r2 = y; r3 = x.  A
+ * thread reads its own buffered store (r0 = r2 = 1 always) while the other
+ * thread cannot yet (r1 = r3 = 0 under TSO/PSO, x86-TSO's n6-like test).
+ */
+static void sbo_0(void) { weft_atomic_store_explicit(&x, 1, RLX);
+	reg[0] = weft_atomic_load_explicit(&x, RLX); reg[1] = weft_atomic_load_explicit(&y, RLX); }
+static void sbo_1(void) { weft_atomic_store_explicit(&y, 1, RLX);
+	reg[2] = weft_atomic_load_explicit(&y, RLX); reg[3] = weft_atomic_load_explicit(&x, RLX); }
+
 typedef void (*body_fn)(void);
 
 typedef struct litmus {
@@ -131,6 +141,8 @@ typedef struct litmus {
 static const litmus tests[] = {
 	{ "SB relaxed", 2, T2(sb_rlx), 2, "00 01 10 11", "01 10 11", ALL2, ALL2 },
 	{ "SB release/acquire", 2, T2(sb_ra), 2, "00 01 10 11", "01 10 11", ALL2, ALL2 },
+	{ "SB relaxed with own reads", 2, T2(sbo), 4, "1010 1011 1110 1111", "1011 1110 1111",
+	  "1010 1011 1110 1111", "1010 1011 1110 1111" },
 	{ "SB seq_cst", 2, T2(sb_sc), 2, "01 10 11", NULL, "01 10 11", "01 10 11" },
 	{ "SB relaxed + SC fences", 2, T2(sb_fence), 2, "01 10 11", NULL, "01 10 11", "01 10 11" },
 	{ "MP relaxed", 2, T2(mp_rlx), 2, "00 01 10 11", "00 01 11", "00 01 11", ALL2 },
