@@ -88,6 +88,8 @@ void sched_mem_sync_slow(struct weft_impl_thread *self);
 void sched_mem_observe(struct weft_impl_thread *self, const struct sched_event *e);
 /* TSO/PSO: commit every store of self's buffer (a full barrier). */
 void sched_mem_drain(struct weft_impl_thread *self);
+/* TSO/PSO: a block is freed (access.c): its buffered stores commit first. */
+void sched_mem_freed(struct weft_impl_thread *self, const void *block, size_t size);
 /* TSO/PSO: the execution is over: every buffer commits. */
 void sched_mem_drain_all(struct sched_exec *exec);
 /*

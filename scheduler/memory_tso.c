@@ -268,6 +268,27 @@ void sched_mem_observe(sched_thread *self, const sched_event *e)
 	}
 }
 
+/*
+ * A block is about to be freed (access.c, code built with the pass): its
+ * buffered stores commit now, while it is still memory (a TSO machine may
+ * commit them any time; later they would write into a freed block).
+ */
+void sched_mem_freed(sched_thread *self, const void *block, size_t size)
+{
+	sched_exec *exec = self->exec;
+	uintptr_t lo = (uintptr_t)block, hi = lo + size;
+	for (unsigned t = 0; t < exec->n_slots && exec->mem_buffered; t++) {
+		tso_buffer *b = &exec->tso->buf[t];
+		for (unsigned j = b->n; j-- > 0;) {
+			uintptr_t a = (uintptr_t)b->s[j].addr;
+			if (a >= lo && a < hi) {
+				commit_oldest(self, b, b->s[j].addr, count_at(b, b->s[j].addr));
+				j = b->n;   /* the buffer moved: look again from its end */
+			}
+		}
+	}
+}
+
 uint64_t sched_tso_load(sched_thread *self, uint64_t raw)
 {
 	const sched_trace *t = &self->exec->trace;
