@@ -251,6 +251,7 @@ void sched_mem_observe(sched_thread *self, const sched_event *e)
 	if (kind < WEFT_ACCESS_LOAD || kind > WEFT_ACCESS_FETCH_XOR)
 		return;   /* a yield, fence or blocking primitive touches no location */
 	struct sched_tso *m = exec->tso;
+	m->store_first = false;   /* a plain store's (access.c) is never used */
 	if (is_rmw(kind))
 		sched_mem_drain(self);
 	else if (kind == WEFT_ACCESS_LOAD && newest_at(&m->buf[self->id], e->addr))
@@ -304,9 +305,12 @@ uint64_t sched_tso_load(sched_thread *self, uint64_t raw)
 void sched_tso_store(sched_thread *self, uint64_t old_raw, uint64_t raw, unsigned size, int mo)
 {
 	sched_exec *exec = self->exec;
-	tso_buffer *b = &tso_of(exec)->buf[self->id];
+	struct sched_tso *m = tso_of(exec);
+	tso_buffer *b = &m->buf[self->id];
+	bool first = m->store_first;   /* set by sched_mem_observe for this store */
+	m->store_first = false;
 	if (mo == memory_order_seq_cst && b->n == 0)
-		return;
+		return;   /* and before the stores left buffered: it is in memory already */
 	const sched_trace *t = &exec->trace;
 	const sched_event *e = &t->events[t->n - 1];
 	write_bits(e->addr, size, old_raw);
@@ -316,7 +320,6 @@ void sched_tso_store(sched_thread *self, uint64_t old_raw, uint64_t raw, unsigne
 	exec->mem_buffered++;
 	if (mo == memory_order_seq_cst)
 		sched_mem_drain(self);
-	else if (exec->tso->store_first)
+	else if (first)
 		commit_oldest(self, b, e->addr, count_at(b, e->addr));
-	exec->tso->store_first = false;
 }
