@@ -105,6 +105,13 @@ static int parse_seconds(const char *s, unsigned *out)
 	return 0;
 }
 
+/* What the complexity's first count counts under the runner's memory model. */
+static const char *weak_word(const weft_runner *r)
+{
+	const char *m = weft_runner_memory(r);
+	return strcmp(m, "tso") == 0 || strcmp(m, "pso") == 0 ? "delayed commits" : "weak reads";
+}
+
 static int verdict_matches(const char *expect, weft_verdict v)
 {
 	if (strcmp(expect, "fail") == 0)
@@ -374,7 +381,7 @@ static void replay_file(replay_state *st, const char *name)
 	if (st->opt.complexity) {
 		weft_complexity c = weft_complexity_of(&res);
 		if (c.weak_reads)
-			printf("(%u weak reads, ", c.weak_reads);
+			printf("(%u %s, ", c.weak_reads, weak_word(st->runner));
 		else
 			printf("(");
 		printf("%u, %u, %u, %u) %s %s\n", c.preemptions, c.switches, c.operations,
@@ -395,11 +402,11 @@ static int write_file(const char *path, const uint8_t *data, size_t size)
 	return (fclose(f) != 0 || put != size) ? -1 : 0;
 }
 
-static void print_complexity(const char *label, const weft_complexity *c)
+static void print_complexity(const char *label, const weft_complexity *c, const weft_runner *r)
 {
 	fprintf(stderr, "%s(", label);
 	if (c->weak_reads)   /* only then: every report without weak reads reads as before */
-		fprintf(stderr, "%u weak reads, ", c->weak_reads);
+		fprintf(stderr, "%u %s, ", c->weak_reads, weak_word(r));
 	fprintf(stderr, "%u, %u, %u, %u)", c->preemptions, c->switches, c->operations, c->threads);
 }
 
@@ -446,8 +453,8 @@ static int simplify_file(replay_state *st, const char *in_name, const char *out_
 	fprintf(stderr, "weft-replay: simplified %s (%zu bytes) to %s (%zu bytes), %s\n", in,
 		size, out, n, weft_verdict_name(v));
 	print_complexity("weft-replay: complexity (preemptions, switches, operations, threads) ",
-			 &before);
-	print_complexity(" -> ", &after);
+			 &before, st->runner);
+	print_complexity(" -> ", &after, st->runner);
 	fprintf(stderr, " in %llu runs\n", (unsigned long long)runs);
 	return EXIT_AS_EXPECTED;
 }

@@ -25,6 +25,9 @@
  *   history [{"t": 0, "call": "inc()", "res": "0", "inv": 1, "ret": 10, "pending": false}]
  *   lin {"prefix": [0, 1], "stuck": 2, "observed": "1", "model": "2", "key": null} or null
  *   first_run                          a nondeterministic input's failing first run (text)
+ *   weak {"title": "...", "items": [{"step": 9, "t": 1, "x": "load a.c:9 -> 0", "why": "..."}]}
+ *                                      weak reads / delayed commits (issue 18); their
+ *                                      steps are marked in the lanes and link to them
  * The script is kept in this file as string constants so the library needs no
  * resource files at run time; it is plain ES2017 without dependencies.
  */
@@ -63,6 +66,7 @@ static const char page_style[] =
 	"border-left:1px solid #bbb;padding-left:2px}\n"
 	".hl{outline:2px solid #e08a00;background:#ffe7b3 !important}\n"
 	".hover{outline:2px solid #f0b54a}\n"
+	"tr.weak td.k-access{background:#e9defa}ul.weak li{margin:.3em 0}\n"
 	"ol.prefix{margin:.2em 0}pre.first{background:#fff;border:1px solid #ddd;padding:.5em;overflow:auto}\n";
 
 /* Lays the data out; see the comment at the top for the fields. */
@@ -162,6 +166,13 @@ static const char page_script[] =
 	" p.appendChild(tagOp(el('span','chip',opText(L.stuck)),L.stuck));"
 	"p.appendChild(document.createTextNode(' observed '+L.observed+', but the model gives '+L.model));s.appendChild(p);\n"
 	" document.querySelectorAll('.bar[data-op=\"'+L.stuck+'\"]').forEach(function(b){b.classList.add('stuck');});}\n"
+	/* weak memory: a section listing each weak read or delayed commit, its step marked in the lanes */
+	"function weak(){if(!D.weak)return;var s=section('weak-memory',D.weak.title),ul=el('ul','weak');\n"
+	" D.weak.items.forEach(function(w){var li=el('li');var a=el('a','mono','step '+w.step+', thread '+w.t+': '+w.x);"
+	"a.href='#step-'+w.step;li.appendChild(a);li.appendChild(el('div','note',w.why));ul.appendChild(li);\n"
+	"  var tr=document.querySelector('tr[data-step=\"'+w.step+'\"]');if(tr){tr.classList.add('weak');tr.id='step-'+w.step;"
+	"tr.hidden=false;tr.title=w.why;}});\n"
+	" s.appendChild(ul);}\n"
 	"function firstRun(){if(!D.first_run)return;var s=section('first-run','the first run of this input failed; its report');"
 	"s.appendChild(el('pre','first',D.first_run));}\n"
 	/* linking: hover lights an operation up everywhere, a click pins it */
@@ -177,7 +188,7 @@ static const char page_script[] =
 	" root.addEventListener('mouseout',function(ev){var op=opOf(ev);if(op>=0)each(op,function(e){e.classList.remove('hover');});});\n"
 	" var m=/^#op=(\\d+)$/.exec(location.hash);if(m){var e=document.querySelector('[data-op=\"'+m[1]+'\"]');"
 	"if(e)e.dispatchEvent(new MouseEvent('click',{bubbles:true}));}}\n"
-	"header();scenario();lanes();history();explanation();firstRun();link();\n"
+	"header();scenario();lanes();weak();history();explanation();firstRun();link();\n"
 	"document.body.setAttribute('data-rendered','yes');\n"
 	"})();\n";
 

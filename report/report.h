@@ -35,8 +35,11 @@ typedef struct report_case {
 	const weft_check_result *check;    /* non-NULL when not linearizable */
 	const char *first_run;             /* verdict nondeterministic: the failing first
 					      run's whole report, or NULL */
-	const sched_weak_read *weak;       /* loads that read an older store (issue 18) */
+	const sched_weak_read *weak;       /* loads that read an older store (issue 18), or
+					      under tso/pso delayed commits */
 	size_t n_weak;
+	const char *memory;                /* the memory model's name (weft_runner_memory),
+					      or NULL */
 } report_case;
 
 /*
@@ -48,6 +51,10 @@ void report_print(FILE *out, const report_case *c);
 
 /* The weak reads of c (report_weak.c): nothing when there are none. */
 void report_print_weak_reads(FILE *out, const report_case *c);
+/* Their section's title, and why one was allowed (the JSON and HTML reports too). */
+const char *report_weak_title(const report_case *c);
+void report_format_weak_why(char *buf, size_t cap, const report_case *c,
+			    const sched_weak_read *w, const char *sep);
 
 /*
  * The same case as one JSON object (format in report_json.c's comment):

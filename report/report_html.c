@@ -99,6 +99,29 @@ static void print_steps(FILE *out, const report_case *c, const long *op_of_call)
 	free(current);
 }
 
+/* The weak reads or delayed commits (issue 18), only when there are some. */
+static void print_weak(FILE *out, const report_case *c)
+{
+	if (!c->n_weak)
+		return;
+	char access[128], why[512];
+	fputs("\"weak\": {\"title\": ", out);
+	report_html_string(out, report_weak_title(c));
+	fputs(", \"items\": [", out);
+	for (size_t i = 0; i < c->n_weak; i++) {
+		const sched_weak_read *w = &c->weak[i];
+		report_format_event(access, sizeof access, c, &c->events[w->event]);
+		report_format_weak_why(why, sizeof why, c, w, " ");
+		fprintf(out, "%s{\"step\": %zu, \"t\": %u, \"x\": ", i ? ",\n  " : "\n  ",
+			w->event + 1, c->events[w->event].thread);
+		report_html_string(out, access);
+		fputs(", \"why\": ", out);
+		report_html_string(out, why);
+		fputc('}', out);
+	}
+	fputs("]},\n", out);
+}
+
 static void print_header(FILE *out, const report_case *c)
 {
 	const weft_result *r = c->result;
@@ -136,6 +159,7 @@ void report_print_html(FILE *out, const report_case *c)
 	print_header(out, c);
 	print_scenario(out, c, op_of_call);
 	print_steps(out, c, op_of_call);
+	print_weak(out, c);
 	report_html_history(out, &h, c->target->ops, c->check, 1);
 	fputs("}", out);
 	report_html_end(out);

@@ -17,6 +17,11 @@
  *    "interleaving": [{"step": 1, "thread": 0, "kind": "op_begin", "op": ..., "args": ...},
  *                     {"step": 2, ..., "kind": "load", "site": "counter.c:37", "value": 0},
  *                     {"step": 3, ..., "kind": "preempt", "to": 1}, ...],
+ *    "weak_memory": {"model": "c11", "title": "weak reads (...)",      only when some
+ *                    "events": [{"step": 9, "thread": 1, "kind": "stale_read",
+ *                                "read_from": {"step": 4, "thread": 0, "site": "a.c:9", "value": 0},
+ *                                "unseen": {"step": 7, "thread": 0, "site": "a.c:9", "value": 1},
+ *                                "skipped": 1, "why": "read from ..."}]},
  *    "linearizability": {"longest_prefix": [0, 1], "stuck": 2, "observed": 1,
  *                        "model": 2, "partition_key": null}          or null}
  *
@@ -30,7 +35,13 @@
  *   - access values: an integer; a cas gives true/false (succeeded); a pointer
  *     gives "NULL" or "ptr" (addresses are never traced); a yield has none;
  *   - op_begin/op_end events carry the operation ("op", "args"), op_end its
- *     "result"; preempt/switch carry "to".
+ *     "result"; preempt/switch carry "to";
+ *   - "weak_memory" (issue 18) lists each load that read an older store (C11,
+ *     kind "stale_read": the store it read, null for the value before any
+ *     tracked store, and the newest one it did not see) or each access that
+ *     came before another thread's buffered store committed (tso/pso, kind
+ *     "delayed_commit": "unseen" is that store, "read_from" null); "skipped"
+ *     is the choice (stores not seen), "why" the text report's sentence.
  */
 #include "report.h"
 #include "../oracle/value_arena.h"
@@ -261,6 +272,56 @@ static void print_interleaving(FILE *out, const report_case *c)
 	fputs(c->n_events ? "], " : "], ", out);
 }
 
+/* {"step": ..., "thread": ..., "site": ..., "value": ...} of a store, or null. */
+static void print_store(FILE *out, const weft_site *site, size_t event, unsigned thread,
+			uint64_t value)
+{
+	if (!site) {
+		fputs("null", out);
+		return;
+	}
+	char text[256];
+	snprintf(text, sizeof text, "%s:%d", report_base_name(site->file), site->line);
+	fprintf(out, "{\"step\": %zu, \"thread\": %u, \"site\": ", event + 1, thread);
+	json_string(out, text);
+	fprintf(out, ", \"value\": %" PRId64 "}", (int64_t)value);
+}
+
+static void print_weak_event(FILE *out, const report_case *c, const sched_weak_read *w)
+{
+	char why[512];
+	report_format_weak_why(why, sizeof why, c, w, " ");
+	fprintf(out, "{\"step\": %zu, \"thread\": %u, \"kind\": \"%s\", \"read_from\": ",
+		w->event + 1, c->events[w->event].thread,
+		w->buffered ? "delayed_commit" : "stale_read");
+	if (w->buffered)
+		fputs("null", out);
+	else
+		print_store(out, w->store_site, w->store_event, w->store_thread, w->store_value);
+	fputs(", \"unseen\": ", out);
+	print_store(out, w->newer_site, w->newer_event, w->newer_thread, w->newer_value);
+	fprintf(out, ", \"skipped\": %u, \"why\": ", w->skipped);
+	json_string(out, why);
+	fputc('}', out);
+}
+
+/* Only when there are some: JSON of executions without them is unchanged. */
+static void print_weak_memory(FILE *out, const report_case *c)
+{
+	if (!c->n_weak)
+		return;
+	fputs("\"weak_memory\": {\"model\": ", out);
+	json_string(out, c->memory);
+	fputs(", \"title\": ", out);
+	json_string(out, report_weak_title(c));
+	fputs(", \"events\": [", out);
+	for (size_t i = 0; i < c->n_weak; i++) {
+		fputs(i ? ", " : "", out);
+		print_weak_event(out, c, &c->weak[i]);
+	}
+	fputs("]}, ", out);
+}
+
 static void print_linearizability(FILE *out, const report_case *c)
 {
 	const weft_check_result *k = c->check;
@@ -300,6 +361,7 @@ void report_print_json(FILE *out, const report_case *c)
 	print_scenario(out, c);
 	print_history(out, c);
 	print_interleaving(out, c);
+	print_weak_memory(out, c);
 	print_linearizability(out, c);
 	fputs("}\n", out);
 }

@@ -137,20 +137,26 @@ static uint8_t choose_accesses(void)
  * else stops the process (exit 2).
  */
 /*
- * The memory model of the atomics (scheduler/memory.h): WEFT_MEMORY=sc|c11;
- * unset or empty = c11, so that the fuzz binaries find the bugs of weak
+ * The memory model of the atomics (scheduler/memory.h): WEFT_MEMORY=sc|c11|
+ * tso|pso; unset or empty = the target's own (weft_target.memory), else c11, so that the fuzz binaries find the bugs of weak
  * memory orders by default (code that uses seq_cst only behaves as under sc:
  * its loads have one store to read, and no byte is consumed).  A misspelt
  * value stops the process (exit 2).
  */
-static uint8_t choose_memory(void)
+static uint8_t choose_memory(const weft_target *target)
 {
 	const char *env = getenv("WEFT_MEMORY");
+	if ((!env || !*env) && target->memory)
+		env = target->memory;   /* checked by weft_target_problem */
 	if (!env || !*env || strcmp(env, "c11") == 0)
 		return SCHED_MEMORY_C11;
 	if (strcmp(env, "sc") == 0)
 		return SCHED_MEMORY_SC;
-	fprintf(stderr, "weft: WEFT_MEMORY=%s is not a memory model: use sc or c11\n", env);
+	if (strcmp(env, "tso") == 0)
+		return SCHED_MEMORY_TSO;
+	if (strcmp(env, "pso") == 0)
+		return SCHED_MEMORY_PSO;
+	fprintf(stderr, "weft: WEFT_MEMORY=%s is not a memory model: use sc, c11, tso or pso\n", env);
 	exit(2);
 }
 
@@ -184,7 +190,7 @@ weft_runner *weft_runner_new(const weft_target *target)
 	r->target = target;
 	r->accesses = choose_accesses();
 	r->races = choose_races();
-	r->memory = choose_memory();
+	r->memory = choose_memory(target);
 	r->bounds = input_bounds_of(target);
 	r->makes_args = runner_makes_args(target);
 	sched_pool_init(&r->pool, backend);
@@ -208,6 +214,13 @@ void weft_runner_free(weft_runner *r)
 const char *weft_runner_backend(const weft_runner *r)
 {
 	return r->pool.backend == SCHED_BACKEND_FIBER ? "fiber" : "pthread";
+}
+
+const char *weft_runner_memory(const weft_runner *r)
+{
+	static const char *const names[] = { "sc", "c11", "tso", "pso" };
+	_Static_assert(SCHED_MEMORY_PSO == 3, "one name per model");
+	return names[r->memory];
 }
 
 const char *weft_runner_backend_why(const weft_runner *r)
@@ -832,6 +845,7 @@ static report_case report_case_of(const weft_runner *r)
 		.first_run = r->show_first ? r->first_report : NULL,
 	};
 	c.n_weak = sched_mem_weak_reads(&r->exec, &c.weak);
+	c.memory = weft_runner_memory(r);
 	return c;
 }
 

@@ -6,6 +6,7 @@
  * before the first execution, not a crash in the middle of a campaign.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "weft/target.h"
 #include "../input/scenario.h"
@@ -82,5 +83,8 @@ const char *weft_target_problem(const weft_target *t)
 	if (t->model && (!t->model->init || t->model->state_size == 0 ||
 			 !(t->model->apply || (t->model->outcomes && t->model->apply_outcome))))
 		return "the model needs init, apply (or outcomes and apply_outcome) and a non-zero state_size";
+	if (t->memory && strcmp(t->memory, "sc") != 0 && strcmp(t->memory, "c11") != 0 &&
+	    strcmp(t->memory, "tso") != 0 && strcmp(t->memory, "pso") != 0)
+		return "memory must be NULL, \"sc\", \"c11\", \"tso\" or \"pso\"";
 	return NULL;
 }

@@ -293,6 +293,8 @@ void weft_impl_access_range(weft_access_site *site, void *addr, uint64_t len)
 void weft_impl_free(void *ptr)
 {
 	sched_thread *self = weft_impl_current;
+	if (self && ptr && self->exec->mem_buffered)   /* TSO/PSO (memory_tso.c) */
+		sched_mem_freed(self, ptr, malloc_usable_size(ptr));
 	if (!self || !ptr || !self->exec->shared)
 		return;
 	sched_shared *s = self->exec->shared;

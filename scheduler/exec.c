@@ -104,6 +104,8 @@ int sched_exec_run(sched_exec *exec, const sched_exec_config *cfg)
 	exec->current = first;
 	sched_transfer(exec->pool, NULL, first);
 	exec->current = NULL;
+	if (exec->mem_buffered)
+		sched_mem_drain_all(exec);   /* TSO/PSO: threads may end with stores buffered */
 	sched_pool_release_controller(exec->pool);
 	return 0;
 }
@@ -302,8 +304,9 @@ void sched_op_begin(uint32_t call)
 	 * orders an operation after every one that ended before it began, so the
 	 * harness's own bookkeeping synchronizes them (as a real test harness's
 	 * would); weak behaviour is explored between overlapping operations.
+	 * (Under TSO/PSO the end only marks the stores; see memory_tso.c.)
 	 */
-	sched_mem_sync(self);
+	sched_mem_op_begin(self);
 	sched_event *e = sched_trace_append(&self->exec->trace, SCHED_EV_OP_BEGIN, (uint8_t)self->id);
 	e->site_id = call;
 	e->value = call;
@@ -312,7 +315,7 @@ void sched_op_begin(uint32_t call)
 void sched_op_end(uint32_t call, int64_t result)
 {
 	sched_thread *self = weft_impl_current;
-	sched_mem_sync(self);   /* see sched_op_begin */
+	sched_mem_op_end(self);   /* see sched_op_begin */
 	sched_event *e = sched_trace_append(&self->exec->trace, SCHED_EV_OP_END, (uint8_t)self->id);
 	e->site_id = call;
 	e->value = (uint64_t)result;

@@ -88,7 +88,7 @@ struct sched_mem {
 _Static_assert(SCHED_MEM_HISTORY <= 32, "a choice's alternatives must fit a 32-bit set");
 _Static_assert(SCHED_MEM_MAX_LOCS <= 255, "locations are numbered by bytes");
 
-void sched_mem_reset(sched_exec *exec)
+void sched_c11_reset(sched_exec *exec)
 {
 	exec->mem_locs = 0;
 	if (exec->mem) {
@@ -97,13 +97,13 @@ void sched_mem_reset(sched_exec *exec)
 	}
 }
 
-void sched_mem_destroy(sched_exec *exec)
+void sched_c11_destroy(sched_exec *exec)
 {
 	free(exec->mem);
 	exec->mem = NULL;
 }
 
-size_t sched_mem_weak_reads(const sched_exec *exec, const sched_weak_read **out)
+size_t sched_c11_weak_reads(const sched_exec *exec, const sched_weak_read **out)
 {
 	*out = exec->mem ? exec->mem->weak : NULL;
 	return exec->mem ? exec->mem->n_weak : 0;
@@ -135,7 +135,7 @@ static void sc_fence(struct sched_mem *m, mem_thread *th)
 	th->rel = th->cur;
 }
 
-void sched_mem_sync_slow(sched_thread *self)
+void sched_c11_sync(sched_thread *self)
 {
 	struct sched_mem *m = self->exec->mem;
 	sc_fence(m, &m->th[self->id]);
@@ -234,6 +234,7 @@ static void remember_weak(sched_thread *self, const mem_loc *l, const mem_msg *r
 		return;
 	const mem_msg *newest = message((mem_loc *)l, l->latest);
 	sched_weak_read *w = &m->weak[m->n_weak++];
+	w->buffered = false;
 	w->event = self->exec->trace.n - 1;
 	w->store_site = read->site;
 	w->store_event = read->event;
@@ -301,45 +302,21 @@ static const weft_site *current_site(const sched_thread *self)
 	return t->events[t->n - 1].site;
 }
 
-/* ---- the atomics' entry points (weft/atomic.h) ---- */
+/* ---- the atomics' entry points (memory.c calls them when the access is modelled) ---- */
 
-static bool modelled(const sched_thread *self, int mo)
+uint64_t sched_c11_load(sched_thread *self, uint64_t raw, bool is_pointer, int mo)
 {
-	const sched_exec *exec = self->exec;
-	return exec->cfg.memory == SCHED_MEMORY_C11 &&
-	       (mo != memory_order_seq_cst || exec->mem_locs);
-}
-
-static void note(sched_thread *self, uint64_t raw, bool is_pointer)
-{
-	sched_trace *t = &self->exec->trace;
-	sched_event *e = &t->events[t->n - 1];
-	e->value = is_pointer ? raw != 0 : raw;
-	e->is_pointer = is_pointer;
-}
-
-uint64_t weft_impl_mem_load(struct weft_impl_thread *self, uint64_t raw, bool is_pointer, int mo)
-{
-	if (modelled(self, mo)) {
-		struct sched_mem *m = mem_of(self->exec);
-		int i = location(self, raw, is_pointer, mo);
-		if (mo == memory_order_seq_cst)
-			sc_fence(m, &m->th[self->id]);
-		if (i >= 0)
-			raw = load(self, i, mo);
-	}
-	note(self, raw, is_pointer);
+	struct sched_mem *m = mem_of(self->exec);
+	int i = location(self, raw, is_pointer, mo);
+	if (mo == memory_order_seq_cst)
+		sc_fence(m, &m->th[self->id]);
+	if (i >= 0)
+		raw = load(self, i, mo);
 	return raw;
 }
 
-void weft_impl_mem_store(struct weft_impl_thread *self, uint64_t old_raw, uint64_t raw,
-			 bool is_pointer, int mo, uint64_t value, bool value_is_pointer)
+void sched_c11_store(sched_thread *self, uint64_t old_raw, uint64_t raw, bool is_pointer, int mo)
 {
-	sched_trace *t = &self->exec->trace;
-	t->events[t->n - 1].value = value;
-	t->events[t->n - 1].is_pointer = value_is_pointer;
-	if (!modelled(self, mo))
-		return;
 	struct sched_mem *m = mem_of(self->exec);
 	int i = location(self, old_raw, is_pointer, mo);
 	if (i >= 0)
@@ -351,16 +328,11 @@ void weft_impl_mem_store(struct weft_impl_thread *self, uint64_t old_raw, uint64
 /*
  * A read-modify-write read old_raw, the newest message (no choice: atomicity),
  * and wrote raw if `wrote` (a failed compare-exchange only reads, under `mo`
- * = its failure order).  `value` is what the trace records.
+ * = its failure order).
  */
-void weft_impl_mem_rmw(struct weft_impl_thread *self, uint64_t old_raw, uint64_t raw,
-		       bool is_pointer, bool wrote, int mo, uint64_t value, bool value_is_pointer)
+void sched_c11_rmw(sched_thread *self, uint64_t old_raw, uint64_t raw, bool is_pointer,
+		   bool wrote, int mo)
 {
-	sched_trace *t = &self->exec->trace;
-	t->events[t->n - 1].value = value;
-	t->events[t->n - 1].is_pointer = value_is_pointer;
-	if (!modelled(self, mo))
-		return;
 	struct sched_mem *m = mem_of(self->exec);
 	mem_thread *th = &m->th[self->id];
 	int i = location(self, old_raw, is_pointer, mo);
@@ -383,16 +355,10 @@ void weft_impl_mem_rmw(struct weft_impl_thread *self, uint64_t old_raw, uint64_t
 		sc_fence(m, th);
 }
 
-const char weft_impl_fence_object;
-
-void weft_impl_mem_fence(struct weft_impl_thread *self, int mo)
+/* A fence, once some location is tracked (before that every view is everything). */
+void sched_c11_fence(sched_thread *self, int mo)
 {
-	sched_trace *t = &self->exec->trace;
-	t->events[t->n - 1].value = (uint64_t)mo;
-	sched_exec *exec = self->exec;
-	if (exec->cfg.memory != SCHED_MEMORY_C11 || !exec->mem_locs)
-		return;   /* nothing tracked: every view is everything */
-	struct sched_mem *m = exec->mem;
+	struct sched_mem *m = self->exec->mem;
 	mem_thread *th = &m->th[self->id];
 	if (mo == memory_order_seq_cst) {
 		sc_fence(m, th);

@@ -71,6 +71,10 @@ bool sched_progress_check(sched_thread *self)
 		sched_stop_execution(self, SCHED_STOP_OBSTRUCTION);
 	if (self->quiet <= exec->cfg.spin_limit)
 		return false;
+	if (exec->mem_buffered) {   /* store buffers drain before a spin is judged */
+		sched_mem_drain_spinning(self);
+		return false;
+	}
 	if (exec->runnable & ~sched_bit(self->id)) {
 		deschedule_spinner(self);
 		return true;

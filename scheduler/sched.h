@@ -232,6 +232,8 @@ typedef struct sched_exec {
 	sched_shared *shared;       /* instrumented plain accesses (access.c); NULL until one */
 	unsigned mem_locs;          /* atomic locations the memory model tracks (memory_c11.c) */
 	struct sched_mem *mem;      /* its state; NULL until the first weak access */
+	unsigned mem_buffered;      /* TSO/PSO: stores in the threads' buffers (memory_tso.c) */
+	struct sched_tso *tso;      /* their state; NULL until the first buffered store */
 	unsigned n_choices;         /* data choices made so far (sched_choose) */
 	sched_choice choice[SCHED_MAX_CHOICES];   /* the first SCHED_MAX_CHOICES of them */
 	sched_trace trace;
@@ -358,11 +360,25 @@ sched_thread *sched_spawn_slot(sched_exec *exec, unsigned id);
 sched_thread *sched_forced_next(sched_exec *exec, sched_thread *self);
 /* A data choice from the strategy, remembered in exec->choice (exec.c). */
 uint64_t sched_choose(sched_exec *exec, uint64_t bound);
-/* A blocking primitive synchronises: an SC fence for the memory model (memory.h). */
+/*
+ * A blocking primitive synchronises: an SC fence for the memory model
+ * (memory.h; under TSO/PSO it drains the thread's store buffer).
+ */
 static inline void sched_mem_sync(sched_thread *self)
 {
-	if (__builtin_expect(self->exec->mem_locs != 0, 0))
+	if (__builtin_expect((self->exec->mem_locs | self->exec->mem_buffered) != 0, 0))
 		sched_mem_sync_slow(self);
+}
+/* An operation's boundary (exec.c): see memory.h. */
+static inline void sched_mem_op_begin(sched_thread *self)
+{
+	if (__builtin_expect((self->exec->mem_locs | self->exec->mem_buffered) != 0, 0))
+		sched_mem_op_begin_slow(self);
+}
+static inline void sched_mem_op_end(sched_thread *self)
+{
+	if (__builtin_expect((self->exec->mem_locs | self->exec->mem_buffered) != 0, 0))
+		sched_mem_op_end_slow(self);
 }
 bool sched_switch_point(sched_thread *self);                 /* switch_point.c */
 void sched_cut_execution(sched_thread *self) __attribute__((noreturn));  /* exec.c */

@@ -72,6 +72,9 @@ void weft_impl_switch(struct weft_impl_thread *self, weft_site *site, const vola
 	e->site_id = sched_site_id(site);
 	e->site = site;
 	e->addr = (const void *)addr;
+	/* TSO/PSO: commits the input delays are decided before the access (memory_tso.c) */
+	if (__builtin_expect(self->exec->mem_buffered != 0, 0))
+		sched_mem_observe(self, e);
 }
 
 void weft_impl_note(struct weft_impl_thread *self, uint64_t value, bool is_pointer)

@@ -339,11 +339,18 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
 	return step + 1;
 }
 
-/* Is the choice asked for the access the trace just recorded a load's? */
+/*
+ * Is the choice asked for the access the trace just recorded a memory
+ * model's?  A C11 load's (which store it reads), or under TSO/PSO any atomic
+ * access's (how many of another thread's buffered stores stay buffered).
+ */
 static bool load_choice(const search_dfs *d)
 {
 	const sched_trace *t = d->trace;
-	return t->n > 0 && t->events[t->n - 1].kind == WEFT_ACCESS_LOAD;
+	if (t->n == 0)
+		return false;
+	unsigned kind = t->events[t->n - 1].kind;
+	return kind >= WEFT_ACCESS_LOAD && kind <= WEFT_ACCESS_FETCH_XOR;
 }
 
 static uint64_t dfs_choose(void *self, uint64_t bound)

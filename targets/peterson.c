@@ -48,6 +48,16 @@
  * finds none with 1 at one operation per thread, see corpus/README.md).  Under
  * WEFT_MEMORY=sc it is correct.  -DWEFT_PETERSON_RA_FIXED as well: seq_cst, the
  * order Peterson's proof assumes (peterson_ra_fixed).
+ *
+ * x86 variant (issue 18), -DWEFT_PETERSON_TSO: the same release/acquire code
+ * as written for x86, where those are plain movs, declared to run under
+ * WEFT_MEMORY=tso (weft_target.memory) (peterson_tso_buggy).  Store buffering
+ * again: each flag waits in its thread's store buffer while the other thread
+ * reads it down (one delayed commit, two preemptions;
+ * corpus/peterson_tso/both-inside.assertion.bin).  -DWEFT_PETERSON_TSO_FIXED
+ * as well: an mfence (a seq_cst fence) between the stores and the loads,
+ * the textbook fix, which drains the buffer (peterson_tso_fixed; correct
+ * under c11 too: SB with SC fences).
  */
 #include <stdlib.h>
 
@@ -63,6 +73,10 @@ typedef struct peterson {
 	_Atomic uint32_t value;   /* guarded by the lock */
 } peterson;
 
+#if defined WEFT_PETERSON_TSO
+#define WEFT_PETERSON_RA   /* the release/acquire code, under TSO */
+#endif
+
 #if defined WEFT_PETERSON_RA && !defined WEFT_PETERSON_RA_FIXED
 #define STORE memory_order_release   /* bug: orders nothing before the next load */
 #define LOAD memory_order_acquire
@@ -77,6 +91,9 @@ static void peterson_lock(peterson *p, unsigned me)
 #if defined WEFT_PETERSON_FIXED || defined WEFT_PETERSON_RA
 	weft_atomic_store_explicit(&p->flag[me], 1, STORE);
 	weft_atomic_store_explicit(&p->turn, other, STORE);
+#if defined WEFT_PETERSON_TSO_FIXED
+	weft_atomic_thread_fence(memory_order_seq_cst);   /* mfence: the stores before the loads */
+#endif
 #else
 	weft_atomic_store_explicit(&p->turn, other, STORE);     /* bug: gives way before asking */
 	weft_atomic_store_explicit(&p->flag[me], 1, STORE);
@@ -148,7 +165,11 @@ static const weft_op peterson_ops[] = {
 	[OP_GET] = { .name = "get", .run = op_get, .flags = WEFT_OP_FINAL_ONLY },
 };
 static const weft_target peterson_target = {
-#if defined WEFT_PETERSON_RA_FIXED
+#if defined WEFT_PETERSON_TSO_FIXED
+	.name = "peterson_tso_fixed",
+#elif defined WEFT_PETERSON_TSO
+	.name = "peterson_tso_buggy",
+#elif defined WEFT_PETERSON_RA_FIXED
 	.name = "peterson_ra_fixed",
 #elif defined WEFT_PETERSON_RA
 	.name = "peterson_ra_buggy",
@@ -161,5 +182,8 @@ static const weft_target peterson_target = {
 	.min_threads = 2, .max_threads = 2,
 	.setup = peterson_setup, .teardown = peterson_teardown,
 	.model = &counter_model, .final_op = &peterson_ops[OP_GET],
+#if defined WEFT_PETERSON_TSO
+	.memory = "tso",   /* code written for x86 */
+#endif
 };
 WEFT_FUZZ_TARGET(peterson_target)

@@ -38,6 +38,8 @@ class Dom(html.parser.HTMLParser):
         self.steps = 0
         self.bars = 0
         self.rendered = False
+        self.weak_items = 0   # weak reads / delayed commits listed (issue 18)
+        self.weak_rows = 0    # and their steps marked in the lanes
         self.ops = {}   # (section, op) -> [highlighted?...]
 
     def handle_starttag(self, tag, attrs):
@@ -49,6 +51,9 @@ class Dom(html.parser.HTMLParser):
             self.rendered = True
         if tag == "tr" and "step" in cls and "data-step" in a:
             self.steps += 1
+            self.weak_rows += "weak" in cls
+        if tag == "li" and self.section == "weak-memory":
+            self.weak_items += 1
         if "bar" in cls:
             self.bars += 1
         if "data-op" in a:
@@ -87,6 +92,11 @@ def check_dom(name, exe, profile, page, data, n_steps, n_ops, shot_dir):
         fail("%s: the DOM holds %d steps, the execution has %d" % (name, dom.steps, n_steps))
     if dom.bars != n_ops:
         fail("%s: the DOM holds %d operations, the history has %d" % (name, dom.bars, n_ops))
+    n_weak = len(data["weak"]["items"]) if "weak" in data else 0
+    weak_steps = len({w["step"] for w in data["weak"]["items"]}) if n_weak else 0
+    if dom.weak_items != n_weak or dom.weak_rows != weak_steps:
+        fail("%s: the DOM lists %d weak reads / delayed commits and marks %d steps; the data "
+             "has %d on %d steps" % (name, dom.weak_items, dom.weak_rows, n_weak, weak_steps))
     views = {"history"}
     if data.get("scenario") is not None and any(c["op"] == op for t in data["scenario"] for c in t):
         views.add("scenario")

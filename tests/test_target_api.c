@@ -8,6 +8,7 @@
  *   - without a model the implementation run sequentially is the model;
  *   - malformed targets are refused with a message.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -172,6 +173,20 @@ static void test_target_problems(void)
 				   .max_threads = WEFT_MAX_THREADS, .max_ops_per_thread = WEFT_MAX_OPS,
 				   .step_budget = 1u << 20 };
 	CHECK(weft_target_problem(&edge) == NULL, "the largest bounds are allowed");
+	/* a memory model of its own (issue 18): the runner's unless $WEFT_MEMORY says otherwise */
+	const weft_target x86 = { .name = "x86", .ops = racy_ops, .n_ops = 2, .memory = "tso" };
+	unsetenv("WEFT_MEMORY");
+	weft_runner *r = weft_runner_new(&x86);
+	CHECK(r && strcmp(weft_runner_memory(r), "tso") == 0, "the target's memory model is used");
+	weft_runner_free(r);
+	setenv("WEFT_MEMORY", "pso", 1);
+	r = weft_runner_new(&x86);
+	CHECK(r && strcmp(weft_runner_memory(r), "pso") == 0, "$WEFT_MEMORY overrides it");
+	weft_runner_free(r);
+	unsetenv("WEFT_MEMORY");
+	r = weft_runner_new(&t);
+	CHECK(r && strcmp(weft_runner_memory(r), "c11") == 0, "no model given: c11");
+	weft_runner_free(r);
 	const weft_target bad[] = {
 		{ .name = "no ops" },
 		{ .name = "no run", .ops = no_run, .n_ops = 1 },
@@ -185,6 +200,7 @@ static void test_target_problems(void)
 		{ .name = "max threads", .ops = racy_ops, .n_ops = 2, .max_threads = WEFT_MAX_THREADS + 1 },
 		{ .name = "ops", .ops = racy_ops, .n_ops = 2, .max_ops_per_thread = WEFT_MAX_OPS + 1 },
 		{ .name = "budget", .ops = racy_ops, .n_ops = 2, .step_budget = (1u << 20) + 1 },
+		{ .name = "memory", .ops = racy_ops, .n_ops = 2, .memory = "x86" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		CHECK(weft_target_problem(&bad[i]) != NULL, "target '%s' refused", bad[i].name);

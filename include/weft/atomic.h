@@ -24,6 +24,11 @@
  *     SC access), modification order is execution order (no 2+2W), no load
  *     buffering, a failed compare-exchange reads the newest value
  *     (scheduler/memory_c11.c, ARCHITECTURE.md "Memory models");
+ *     WEFT_MEMORY=tso|pso instead models x86-style store buffers (one FIFO
+ *     per thread, or per thread and location): memory orders count only as
+ *     x86 compiles them (a seq_cst store or fence and every read-modify-write
+ *     drain the buffer, anything else is a plain mov), and a store's commit
+ *     is delayed as the input says (scheduler/memory_tso.c);
  *   - compare_exchange_weak never fails spuriously under weft;
  *   - plain (non-atomic) shared memory is not a switch point: a data race on it
  *     is not explored, only the interleavings of the atomics around it;
@@ -113,13 +118,15 @@ WEFT_API void weft_impl_changed(struct weft_impl_thread *self);
  * with its value's bits (`raw`: integers sign- or zero-extended, pointers
  * whole) and the memory order; each also records the trace value, so an access
  * costs the same two calls as before.  A load returns the bits it reads: the
- * newest store's (raw) or an older one's.
+ * newest store's (raw) or an older one's.  A store passes its object's size:
+ * under TSO/PSO the model puts the old value back while the store is buffered
+ * and writes the new one when it commits.
  */
 WEFT_API uint64_t weft_impl_mem_load(struct weft_impl_thread *self, uint64_t raw,
 				     bool is_pointer, int mo);
 WEFT_API void weft_impl_mem_store(struct weft_impl_thread *self, uint64_t old_raw,
 				  uint64_t raw, bool is_pointer, int mo,
-				  uint64_t value, bool value_is_pointer);
+				  uint64_t value, bool value_is_pointer, unsigned size);
 WEFT_API void weft_impl_mem_rmw(struct weft_impl_thread *self, uint64_t old_raw, uint64_t raw,
 				bool is_pointer, bool wrote, int mo,
 				uint64_t value, bool value_is_pointer);
@@ -261,7 +268,8 @@ static inline uint64_t weft_impl_raw_of_pointer(const volatile void *p)
 				    WEFT_IMPL_RAW(weft_new_),                  \
 				    WEFT_IMPL_IS_POINTER(weft_old_), (mo),     \
 				    WEFT_IMPL_U64(weft_arg_),                  \
-				    WEFT_IMPL_IS_POINTER(weft_arg_));          \
+				    WEFT_IMPL_IS_POINTER(weft_arg_),           \
+				    (unsigned)sizeof(weft_old_));              \
 		if (weft_old_ != weft_new_)                                    \
 			weft_impl_changed(weft_self_);                         \
 	}                                                                      \

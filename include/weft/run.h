@@ -52,7 +52,8 @@ typedef struct weft_result {
 	int check_unknown;       /* 1: the linearizability check gave up (cost cap); verdict PASS */
 	uint64_t check_cost;     /* search steps the linearizability check took */
 	unsigned weak_reads;     /* loads that read an older store than the newest (the
-				    C11 memory model, WEFT_MEMORY=c11; counted up to 64) */
+				    C11 memory model, WEFT_MEMORY=c11), or delayed
+				    commits of buffered stores (tso, pso); up to 64 */
 } weft_result;
 
 /* Counters over a runner's life, for campaign summaries. */
@@ -78,6 +79,13 @@ WEFT_API void weft_runner_free(weft_runner *runner);
 WEFT_API const char *weft_runner_backend(const weft_runner *runner);
 /* Why real threads were forced on the runner (a sentence), or NULL. */
 WEFT_API const char *weft_runner_backend_why(const weft_runner *runner);
+/*
+ * "sc", "c11", "tso" or "pso": the memory model of the runner's atomics,
+ * $WEFT_MEMORY at creation (unset: c11; anything else exits 2).  Under c11
+ * weft_result.weak_reads counts loads that read an older store; under tso and
+ * pso, accesses that came before another thread's buffered store committed.
+ */
+WEFT_API const char *weft_runner_memory(const weft_runner *runner);
 
 /*
  * Decode `data` into a scenario and a schedule, execute it under the managed
@@ -160,8 +168,9 @@ typedef struct weft_complexity {
 	unsigned switches;       /* other switches: a thread finished */
 	unsigned operations;
 	unsigned threads;
-	unsigned weak_reads;     /* compared first: loads that read an older store
-				    (dejafu's commits); printed only when not 0 */
+	unsigned weak_reads;     /* compared first: loads that read an older store,
+				    or under tso/pso delayed commits (dejafu's
+				    commits); printed only when not 0 */
 } weft_complexity;
 
 WEFT_API weft_complexity weft_complexity_of(const weft_result *result);

@@ -168,6 +168,13 @@ typedef struct weft_target {
 	int spurious_wakeups;
 	/* WEFT_TARGET_* below. */
 	unsigned flags;
+	/*
+	 * The memory model the target's atomics run under unless $WEFT_MEMORY
+	 * says otherwise: "sc", "c11", "tso" or "pso" (scheduler/memory.h); NULL =
+	 * "c11".  For code written for one machine: a lock tuned for x86 says
+	 * "tso", so that its fuzz binary looks for what x86 can do to it.
+	 */
+	const char *memory;
 } weft_target;
 
 /* Made by WEFT_PROGRAM_TARGET (below); set by nothing else. */
