@@ -21,7 +21,7 @@
  * twice), so they stay small, there for the long campaigns' corpus work.
  */
 static const unsigned prior[MUTATE_ARMS] = {
-	[MUTATE_UNIFORM_FRESH] = 220, [MUTATE_POS_FRESH] = 170, [MUTATE_WALK_FRESH] = 150,
+	[MUTATE_UNIFORM_FRESH] = 300, [MUTATE_POS_FRESH] = 250, [MUTATE_WALK_FRESH] = 50,
 	[MUTATE_PCT_FRESH] = 80,      [MUTATE_UNIFORM_SAME] = 90, [MUTATE_POS_SAME] = 70,
 	[MUTATE_WALK_PREFIX] = 40,    [MUTATE_EDIT_PLAN] = 20,    [MUTATE_EDIT_CALL] = 60,
 	[MUTATE_SPLICE] = 40,
