@@ -10,7 +10,7 @@
  * mixture is never better than its best part weighted by its share.  A bandit
  * moves the share toward the arms whose mutants keep giving new interleaving
  * features (weft/run.h: pairs, reads-from, outcomes), which is what the corpus
- * grows on; the priors are the fixed mix measured best before it learned.
+ * grows on; the priors come from measured per-arm failure rates (bandit.c).
  *
  * The estimate per arm is probability matching on a decayed mean:
  * weight = prior * (gains + K/2) / (pulls + K), at least prior / 4 so that no
