@@ -10,7 +10,7 @@
  * mixture is never better than its best part weighted by its share.  A bandit
  * moves the share toward the arms whose mutants keep giving new interleaving
  * features (weft/run.h: pairs, reads-from, outcomes), which is what the corpus
- * grows on; the priors are the fixed mix measured best before it learned.
+ * grows on; the priors come from measured per-arm failure rates (bandit.c).
  *
  * The estimate per arm is probability matching on a decayed mean:
  * weight = prior * (gains + K/2) / (pulls + K), at least prior / 4 so that no
@@ -53,8 +53,14 @@ typedef struct mutate_bandit {
 } mutate_bandit;
 
 void mutate_bandit_init(mutate_bandit *b);
-/* The next arm (MUTATE_SPLICE only when can_splice); remembered as the last. */
-mutate_arm mutate_bandit_pick(mutate_bandit *b, search_rng *rng, int can_splice);
+#define MUTATE_FRESH_ARMS                                                              \
+	((1u << MUTATE_UNIFORM_FRESH) | (1u << MUTATE_POS_FRESH) | (1u << MUTATE_WALK_FRESH) | \
+	 (1u << MUTATE_PCT_FRESH))
+#define MUTATE_ALL_ARMS ((1u << MUTATE_ARMS) - 1)
+
+/* The next arm among `allowed` (a bit per arm, at least one fresh arm);
+ * remembered as the last. */
+mutate_arm mutate_bandit_pick(mutate_bandit *b, search_rng *rng, unsigned allowed);
 /* The last mutant was new to the engine (novel) or not: credit its arm; once. */
 void mutate_bandit_credit(mutate_bandit *b, int novel);
 /* The last mutant ran with these features: credit its arm with their novelty. */

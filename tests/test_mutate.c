@@ -10,7 +10,9 @@
  * (weft_mutator_take) has the verdict, trace and features a real run of its
  * bytes has, and counts once; a failing sample and anything else are not taken.
  * The mutator adapts (mutate/bandit.h), so "same output" means same calls in
- * the same order from two fresh mutators.
+ * the same order from two fresh mutators.  The empty input (the simplest
+ * scenario) is only ever given a fresh scenario, never a plan edit, which
+ * is made later on richer inputs (allowed_arms in mutate.c).
  */
 #include <string.h>
 
@@ -180,6 +182,28 @@ static void take(weft_runner *r)
 	weft_mutator_free(m);
 }
 
+/* A plan edit is the one arm that runs without sampling: runs - sampled counts them. */
+static void fresh_first(weft_runner *r)
+{
+	weft_mutator *m = weft_mutator_new(r, 0);
+	REQUIRE(m, "out of memory");
+	uint8_t buf[CAP];
+	for (unsigned seed = 1; seed <= 400; seed++)
+		weft_mutate(m, buf, 0, CAP, seed, fake_engine);
+	weft_mutator_stats st = weft_mutator_stats_get(m);
+	CHECK(st.sampled > 300 && st.runs == st.sampled,
+	      "the empty input: %llu runs, %llu sampled (every run should be a fresh sample)",
+	      (unsigned long long)st.runs, (unsigned long long)st.sampled);
+	const uint8_t start[] = { 0x01, 0x05, 0x01, 0x02, 0x00, 0x01 };
+	for (unsigned seed = 1; seed <= 2000; seed++) {
+		memcpy(buf, start, sizeof start);
+		weft_mutate(m, buf, sizeof start, CAP, seed, fake_engine);
+	}
+	weft_mutator_stats later = weft_mutator_stats_get(m);
+	CHECK(later.runs - later.sampled > 0, "a richer input after the warm-up: no plan edit in 2000");
+	weft_mutator_free(m);
+}
+
 int main(void)
 {
 	weft_runner *r = weft_runner_new(weft_fuzz_target());
@@ -190,6 +214,7 @@ int main(void)
 	shrinking_goes_to_engine(r);
 	crossover(r);
 	take(r);
+	fresh_first(r);
 	weft_runner_free(r);
 	return check_summary("test_mutate");
 }
