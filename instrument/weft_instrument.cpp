@@ -125,7 +125,7 @@ private:
 	Constant *site(const Access &a, Function &f, unsigned index);
 	Value *as_u64(IRBuilder<> &b, Value *v, unsigned &flags);
 	void guard_call(Instruction *before, FunctionCallee callee, ArrayRef<Value *> args);
-	void post_hook(const Access &a, Value *site, Value *addr);
+	Value *post_hook(const Access &a, Value *site, Value *addr);
 	bool instrument(Function &f);
 };
 
@@ -352,9 +352,10 @@ static Value *raw_bits(IRBuilder<> &b, Value *v)
 /*
  * After the atomic instruction: if (weft_impl_current) the memory model's
  * post-hook (scheduler/access_memory.c).  A load's result becomes the hook's
- * (a phi of the real value and the model's, converted back to the load's type).
+ * (a phi of the real value and the model's, converted back to the load's type),
+ * which is returned (nullptr for other instructions).
  */
-void Instrumenter::post_hook(const Access &a, Value *site, Value *addr)
+Value *Instrumenter::post_hook(const Access &a, Value *site, Value *addr)
 {
 	Instruction *inst = a.inst;
 	Instruction *next = inst->getNextNode();
@@ -375,6 +376,7 @@ void Instrumenter::post_hook(const Access &a, Value *site, Value *addr)
 		});
 		phi->addIncoming(l, head);
 		phi->addIncoming(back, hook);
+		return phi;
 	} else if (auto *s = dyn_cast<StoreInst>(inst)) {
 		tb.CreateCall(store_post_, {site, raw_bits(tb, s->getValueOperand())});
 	} else if (isa<AtomicRMWInst>(inst)) {
@@ -386,6 +388,22 @@ void Instrumenter::post_hook(const Access &a, Value *site, Value *addr)
 		Value *mo = tb.CreateSelect(ok, ConstantInt::get(i32, a.order),
 					    ConstantInt::get(i32, c_order(c->getFailureOrdering())));
 		tb.CreateCall(rmw_post_, {site, addr, raw_bits(tb, old), tb.CreateZExt(ok, i32), mo});
+	}
+	return nullptr;
+}
+
+/*
+ * The accesses that use `from` directly as their address, stored value or
+ * length take `to` instead: their hooks must see the value the instruction now
+ * uses (a pointer a weak load returned), not the real load's.
+ */
+static void retarget(MutableArrayRef<Access> all, Value *from, Value *to)
+{
+	for (Access &o : all) {
+		if (o.ptr == from)
+			o.ptr = to;
+		if (o.stored == from)
+			o.stored = to;
 	}
 }
 
@@ -422,22 +440,35 @@ bool Instrumenter::instrument(Function &f)
 	}
 	unsigned index = 0;
 	Type *i8p = Type::getInt8PtrTy(ctx_);
-	for (Access &a : accesses) {
+	SmallVector<Constant *, 32> sites;
+	for (Access &a : accesses)
+		sites.push_back(site(a, f, ++index));
+	/* loads' post-hooks first: an access that uses a load's value directly (its
+	   address, its stored value) must be given the model's value, wherever it is */
+	for (size_t k = 0; k < accesses.size(); k++) {
+		Access &a = accesses[k];
+		if (modelled(a) && isa<LoadInst>(a.inst)) {
+			Value *read = post_hook(a, sites[k], nullptr);
+			retarget(accesses, a.inst, read);
+			retarget(ranges, a.inst, read);
+		}
+	}
+	for (size_t k = 0; k < accesses.size(); k++) {
+		Access &a = accesses[k];
 		IRBuilder<> b(a.inst);
 		Value *value = as_u64(b, a.stored, a.flags);
 		Value *addr = b.CreatePointerCast(a.ptr, i8p);
-		Constant *s = site(a, f, ++index);
-		guard_call(a.inst, access_, {s, addr, value});
-		if (modelled(a))
-			post_hook(a, s, addr);
+		guard_call(a.inst, access_, {sites[k], addr, value});
+		if (modelled(a) && !isa<LoadInst>(a.inst))
+			post_hook(a, sites[k], addr);
 	}
-	for (Access &a : fences)   /* a switch point and the model's fence, before it */
-		guard_call(a.inst, fence_, {site(a, f, ++index)});
 	for (Access &a : ranges) {
 		IRBuilder<> b(a.inst);
 		Value *len = b.CreateZExtOrTrunc(a.stored, b.getInt64Ty());
 		guard_call(a.inst, range_, {site(a, f, ++index), b.CreatePointerCast(a.ptr, i8p), len});
 	}
+	for (Access &a : fences)   /* a switch point and the model's fence, before it */
+		guard_call(a.inst, fence_, {site(a, f, ++index)});
 	for (CallInst *call : frees) {
 		IRBuilder<> b(call);
 		guard_call(call, free_, {b.CreatePointerCast(call->getArgOperand(0), i8p)});
