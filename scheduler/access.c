@@ -230,9 +230,10 @@ static __attribute__((noinline)) void access_slow(sched_thread *self, weft_acces
 /*
  * The hot path: a plain access without the race check.  In the default mode a
  * table probe decides; a thread's own memory returns here (bench_access: the
- * "own memory" row).
+ * "own memory" row).  Aligned to a cache line: the same instructions cost
+ * ~0.15 ns more on own memory when a new file moved them 32 bytes off one.
  */
-void weft_impl_access(weft_access_site *site, void *addr, uint64_t value)
+__attribute__((aligned(64))) void weft_impl_access(weft_access_site *site, void *addr, uint64_t value)
 {
 	sched_thread *self = weft_impl_current;
 	if (!self)
