@@ -33,6 +33,8 @@
 
 #include "weft/instrument.h"
 
+_Static_assert(WEFT_ACCESS_FENCE == 22, "kFence in instrument/weft_instrument.cpp");
+
 /* The access whose step was just recorded is this site's, on this thread. */
 static bool is_this_access(const sched_thread *self, const weft_access_site *site)
 {
