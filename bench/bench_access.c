@@ -13,7 +13,12 @@
  *   atomics mode        inside, WEFT_ACCESSES=atomics: the call, then nothing;
  *   shared memory       inside, memory another thread touched: a step, the
  *                       switch point that does not switch plus its trace event
- *                       (compare bench_scheduler's row a, weft_atomic_load).
+ *                       (compare bench_scheduler's row a, weft_atomic_load);
+ *   atomic outside      an atomic load (relaxed), no managed execution: the
+ *                       guards before and after it (issue 18: the post-hook's);
+ *   atomic seq_cst      inside, WEFT_MEMORY=c11: a step plus the memory model's
+ *                       post-hook on an untracked location (one compare);
+ *   atomic relaxed      the same, relaxed: the location is tracked, one message.
  *
  * Executions run on the scheduler directly (sched_exec_run, fibers, a strategy
  * that never preempts), so nothing but the accesses is timed.
@@ -72,8 +77,27 @@ static unsigned same(void *self, unsigned thread, uint32_t call, uint64_t step,
 	return thread;
 }
 
+__attribute__((noinline))
+static int loop_atomic_sc(void)
+{
+	int sum = 0, n = loads;
+	for (int i = 0; i < n; i++)
+		sum += __atomic_load_n(&data[i & (WORDS - 1)], __ATOMIC_SEQ_CST);
+	return sum;
+}
+
+__attribute__((noinline))
+static int loop_atomic_relaxed(void)
+{
+	int sum = 0, n = loads;
+	for (int i = 0; i < n; i++)
+		sum += __atomic_load_n(&data[i & (WORDS - 1)], __ATOMIC_RELAXED);
+	return sum;
+}
+
 /* Thread 0 touches every word first (so thread 1's loads are shared) unless alone. */
 static double timed_ns;
+static int (*timed_loop)(void) = loop_instrumented;
 static void body(void *ctx, unsigned thread)
 {
 	unsigned n_threads = *(unsigned *)ctx;
@@ -84,7 +108,7 @@ static void body(void *ctx, unsigned thread)
 		return;
 	}
 	double t0 = now_ns();
-	sink = loop_instrumented();
+	sink = timed_loop();
 	timed_ns = now_ns() - t0;
 }
 
@@ -104,6 +128,7 @@ static double managed_ns_per_load(unsigned n_threads, uint8_t accesses)
 		.spin_limit = 4ull * loads,
 		.livelock_limit = 4ull * loads,
 		.accesses = accesses,
+		.memory = SCHED_MEMORY_C11,
 		.strategy = { .next_preemption = never, .pick = same },
 		.body = body,
 		.body_ctx = &n_threads,
@@ -111,6 +136,14 @@ static double managed_ns_per_load(unsigned n_threads, uint8_t accesses)
 	if (sched_exec_run(&exec, &cfg) != 0)
 		exit(2);
 	return timed_ns / loads;
+}
+
+static double managed_atomic_ns(int (*loop)(void))
+{
+	timed_loop = loop;
+	double ns = managed_ns_per_load(1, SCHED_ACCESSES_SHARED);
+	timed_loop = loop_instrumented;
+	return ns;
 }
 
 static double unmanaged_ns_per_load(int (*loop)(void))
@@ -140,16 +173,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
 		return 2;
 	}
-	double v[5][REPS];
+	double v[8][REPS];
 	for (int k = -1; k < REPS; k++) {   /* k = -1: warm-up */
-		double r[5] = {
+		double r[8] = {
 			unmanaged_ns_per_load(loop_plain),
 			unmanaged_ns_per_load(loop_instrumented),
 			managed_ns_per_load(1, SCHED_ACCESSES_SHARED),
 			managed_ns_per_load(1, SCHED_ACCESSES_ATOMICS),
 			managed_ns_per_load(2, SCHED_ACCESSES_SHARED),
+			unmanaged_ns_per_load(loop_atomic_relaxed),
+			managed_atomic_ns(loop_atomic_sc),
+			managed_atomic_ns(loop_atomic_relaxed),
 		};
-		for (int i = 0; k >= 0 && i < 5; i++)
+		for (int i = 0; k >= 0 && i < 8; i++)
 			v[i][k] = r[i];
 	}
 	printf("weft bench_access: ns per load, median and min over %d repetitions of %d loads\n",
@@ -160,5 +196,8 @@ int main(int argc, char **argv)
 	row("own memory", v[2], "managed, WEFT_ACCESSES=shared, not a step");
 	row("atomics mode", v[3], "managed, WEFT_ACCESSES=atomics, not a step");
 	row("shared memory", v[4], "managed, a step that does not switch (+ trace event)");
+	row("atomic outside", v[5], "instrumented relaxed atomic load, weft_impl_current == NULL");
+	row("atomic seq_cst", v[6], "managed, a step + the memory model (WEFT_MEMORY=c11, untracked)");
+	row("atomic relaxed", v[7], "managed, a step + the memory model (tracked, one message)");
 	return 0;
 }

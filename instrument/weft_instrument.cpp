@@ -20,6 +20,16 @@
  * the block is gone (weft_impl_free), so that a reused address does not look
  * shared (scheduler/access.c).
  *
+ * Memory orders (issue 18): after each atomic instruction of an integer of up to
+ * 8 bytes or a pointer, a second guarded call gives the memory model
+ * (WEFT_MEMORY, scheduler/memory.h) what <weft/atomic.h>'s macros give it
+ * (scheduler/access_memory.c): a load's bits, and the load's uses then take the
+ * bits the model returns (an older store's, or the same); a store's bits;
+ * atomicrmw's and cmpxchg's old bits, whether they wrote and the order that
+ * applied.  A `fence` (not singlethread) gets one call before it: a switch
+ * point and the model's fence.  Floating-point, vector and wider atomics get no
+ * post-hook: sequentially consistent.  Plain accesses are unchanged (SC).
+ *
  * Skipped, because they cannot be shared or are not the program's own:
  * accesses to allocas that are never captured (PointerMayBeCaptured), to
  * thread-local globals and to constants; instructions marked !nosanitize
@@ -62,6 +72,7 @@ namespace {
 /* Must match enum weft_access in include/weft/atomic.h. */
 enum WeftAccess {
 	kLoad = 1, kStore, kExchange, kCas, kFetchAdd, kFetchSub, kFetchAnd, kFetchOr, kFetchXor,
+	kFence = 22,
 };
 /* Must match include/weft/instrument.h. */
 constexpr unsigned kOrderPlain = 0xff;
@@ -103,6 +114,7 @@ private:
 	StructType *site_type_ = nullptr;
 	GlobalVariable *current_ = nullptr;
 	FunctionCallee access_, range_, free_;
+	FunctionCallee load_post_, store_post_, rmw_post_, fence_;   /* the memory model's */
 	std::map<std::string, Constant *> strings_;
 
 	void declare_runtime();
@@ -113,6 +125,7 @@ private:
 	Constant *site(const Access &a, Function &f, unsigned index);
 	Value *as_u64(IRBuilder<> &b, Value *v, unsigned &flags);
 	void guard_call(Instruction *before, FunctionCallee callee, ArrayRef<Value *> args);
+	Value *post_hook(const Access &a, Value *site, Value *addr);
 	bool instrument(Function &f);
 };
 
@@ -138,6 +151,11 @@ void Instrumenter::declare_runtime()
 	free_ = m_.getOrInsertFunction("weft_impl_free", vd, i8p);
 	range_ = m_.getOrInsertFunction("weft_impl_access_range", vd,
 					PointerType::getUnqual(site_type_), i8p, Type::getInt64Ty(ctx_));
+	Type *sp = PointerType::getUnqual(site_type_), *i64 = Type::getInt64Ty(ctx_);
+	load_post_ = m_.getOrInsertFunction("weft_impl_access_load", i64, sp, i64);
+	store_post_ = m_.getOrInsertFunction("weft_impl_access_store", vd, sp, i64);
+	rmw_post_ = m_.getOrInsertFunction("weft_impl_access_rmw", vd, sp, i8p, i64, i32, i32);
+	fence_ = m_.getOrInsertFunction("weft_impl_access_fence", vd, sp);
 }
 
 /* False only when the memory provably belongs to this thread or never changes. */
@@ -309,6 +327,86 @@ void Instrumenter::guard_call(Instruction *before, FunctionCallee callee, ArrayR
 	tb.CreateCall(callee, args);
 }
 
+/*
+ * Does the memory model see this atomic?  Integers of up to 8 bytes and
+ * pointers; floating-point, vector and wider atomics stay sequentially
+ * consistent (their bits do not fit the model's 64-bit messages, or the
+ * model's values are integers).
+ */
+static bool modelled(const Access &a)
+{
+	if (a.order == kOrderPlain || !a.type)
+		return false;
+	return a.type->isPointerTy() ||
+	       (a.type->isIntegerTy() && a.type->getIntegerBitWidth() <= 64);
+}
+
+/* A value's bits for the memory model: integers zero-extended, pointers whole. */
+static Value *raw_bits(IRBuilder<> &b, Value *v)
+{
+	if (v->getType()->isPointerTy())
+		return b.CreatePtrToInt(v, b.getInt64Ty());
+	return b.CreateZExt(v, b.getInt64Ty());
+}
+
+/*
+ * After the atomic instruction: if (weft_impl_current) the memory model's
+ * post-hook (scheduler/access_memory.c).  A load's result becomes the hook's
+ * (a phi of the real value and the model's, converted back to the load's type),
+ * which is returned (nullptr for other instructions).
+ */
+Value *Instrumenter::post_hook(const Access &a, Value *site, Value *addr)
+{
+	Instruction *inst = a.inst;
+	Instruction *next = inst->getNextNode();
+	IRBuilder<> b(next);
+	Value *cur = b.CreateLoad(current_->getValueType(), current_, "weft.current");
+	Instruction *then = SplitBlockAndInsertIfThen(b.CreateIsNotNull(cur), next, false);
+	BasicBlock *head = inst->getParent(), *hook = then->getParent(), *tail = next->getParent();
+	IRBuilder<> tb(then);
+	Type *i32 = tb.getInt32Ty();
+	if (auto *l = dyn_cast<LoadInst>(inst)) {
+		Value *read = tb.CreateCall(load_post_, {site, raw_bits(tb, l)});
+		Type *t = l->getType();
+		Value *back = t->isPointerTy() ? tb.CreateIntToPtr(read, t) : tb.CreateTrunc(read, t);
+		PHINode *phi = PHINode::Create(t, 2, "weft.read", &tail->front());
+		l->replaceUsesWithIf(phi, [hook](Use &u) {
+			auto *user = dyn_cast<Instruction>(u.getUser());
+			return !user || user->getParent() != hook;
+		});
+		phi->addIncoming(l, head);
+		phi->addIncoming(back, hook);
+		return phi;
+	} else if (auto *s = dyn_cast<StoreInst>(inst)) {
+		tb.CreateCall(store_post_, {site, raw_bits(tb, s->getValueOperand())});
+	} else if (isa<AtomicRMWInst>(inst)) {
+		tb.CreateCall(rmw_post_, {site, addr, raw_bits(tb, inst), ConstantInt::get(i32, 1),
+					  ConstantInt::get(i32, a.order)});
+	} else if (auto *c = dyn_cast<AtomicCmpXchgInst>(inst)) {
+		Value *old = tb.CreateExtractValue(c, 0);
+		Value *ok = tb.CreateExtractValue(c, 1);
+		Value *mo = tb.CreateSelect(ok, ConstantInt::get(i32, a.order),
+					    ConstantInt::get(i32, c_order(c->getFailureOrdering())));
+		tb.CreateCall(rmw_post_, {site, addr, raw_bits(tb, old), tb.CreateZExt(ok, i32), mo});
+	}
+	return nullptr;
+}
+
+/*
+ * The accesses that use `from` directly as their address, stored value or
+ * length take `to` instead: their hooks must see the value the instruction now
+ * uses (a pointer a weak load returned), not the real load's.
+ */
+static void retarget(MutableArrayRef<Access> all, Value *from, Value *to)
+{
+	for (Access &o : all) {
+		if (o.ptr == from)
+			o.ptr = to;
+		if (o.stored == from)
+			o.stored = to;
+	}
+}
+
 bool Instrumenter::instrument(Function &f)
 {
 	StringRef name = f.getName();
@@ -319,11 +417,19 @@ bool Instrumenter::instrument(Function &f)
 	SmallVector<Access, 32> accesses;
 	SmallVector<CallInst *, 8> frees;
 	SmallVector<Access, 8> ranges;   /* memset/memcpy/memmove: type nullptr, `stored` the length */
+	SmallVector<Access, 4> fences;
 	for (BasicBlock &bb : f) {
 		for (Instruction &i : bb) {
 			Access a;
 			if (classify(i, a))
 				accesses.push_back(a);
+			else if (auto *fence = dyn_cast<FenceInst>(&i)) {
+				if (fence->getSyncScopeID() != SyncScope::SingleThread &&
+				    !fence->getMetadata("nosanitize"))
+					fences.push_back(Access{fence, nullptr, nullptr, kFence,
+								c_order(fence->getOrdering()), 0,
+								nullptr});
+			}
 			else if (auto *mi = dyn_cast<MemIntrinsic>(&i))
 				add_ranges(mi, ranges);
 			else if (auto *call = dyn_cast<CallInst>(&i))
@@ -334,22 +440,40 @@ bool Instrumenter::instrument(Function &f)
 	}
 	unsigned index = 0;
 	Type *i8p = Type::getInt8PtrTy(ctx_);
-	for (Access &a : accesses) {
+	SmallVector<Constant *, 32> sites;
+	for (Access &a : accesses)
+		sites.push_back(site(a, f, ++index));
+	/* loads' post-hooks first: an access that uses a load's value directly (its
+	   address, its stored value) must be given the model's value, wherever it is */
+	for (size_t k = 0; k < accesses.size(); k++) {
+		Access &a = accesses[k];
+		if (modelled(a) && isa<LoadInst>(a.inst)) {
+			Value *read = post_hook(a, sites[k], nullptr);
+			retarget(accesses, a.inst, read);
+			retarget(ranges, a.inst, read);
+		}
+	}
+	for (size_t k = 0; k < accesses.size(); k++) {
+		Access &a = accesses[k];
 		IRBuilder<> b(a.inst);
 		Value *value = as_u64(b, a.stored, a.flags);
 		Value *addr = b.CreatePointerCast(a.ptr, i8p);
-		guard_call(a.inst, access_, {site(a, f, ++index), addr, value});
+		guard_call(a.inst, access_, {sites[k], addr, value});
+		if (modelled(a) && !isa<LoadInst>(a.inst))
+			post_hook(a, sites[k], addr);
 	}
 	for (Access &a : ranges) {
 		IRBuilder<> b(a.inst);
 		Value *len = b.CreateZExtOrTrunc(a.stored, b.getInt64Ty());
 		guard_call(a.inst, range_, {site(a, f, ++index), b.CreatePointerCast(a.ptr, i8p), len});
 	}
+	for (Access &a : fences)   /* a switch point and the model's fence, before it */
+		guard_call(a.inst, fence_, {site(a, f, ++index)});
 	for (CallInst *call : frees) {
 		IRBuilder<> b(call);
 		guard_call(call, free_, {b.CreatePointerCast(call->getArgOperand(0), i8p)});
 	}
-	return !accesses.empty() || !frees.empty() || !ranges.empty();
+	return !accesses.empty() || !frees.empty() || !ranges.empty() || !fences.empty();
 }
 
 bool Instrumenter::run()

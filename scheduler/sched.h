@@ -141,6 +141,8 @@ struct weft_impl_thread {
 	uint64_t preempt_at;        /* call_step of its next preemption, UINT64_MAX = none */
 	const void *pending_addr;   /* the access it makes after its current switch point */
 	uint8_t pending_kind;       /* (weft_impl_switch; for strategies: POS), its weft_access */
+	uint64_t atomic_old;        /* the bits an instrumented atomic found, for its
+				       post-hook (access.c -> access_memory.c) */
 	bool finished;              /* this execution: body returned or unwound */
 	/* blocking (sync.c) */
 	uint8_t wait;               /* enum sched_wait; SCHED_WAIT_NONE = not blocked */
@@ -344,6 +346,8 @@ void sched_stop_execution(sched_thread *self, enum sched_stop why) __attribute__
 void sched_block(sched_thread *self);
 /* Make a blocked thread runnable again (exec.c). */
 void sched_unblock(sched_exec *exec, sched_thread *t);
+/* The integer at `addr` (1, 2, 4 or 8 bytes, zero-extended; else 0), unchecked (access.c). */
+uint64_t sched_access_peek(const void *addr, unsigned size);
 /* A change of shared memory by `self`: spinners may go on (progress.c). */
 void sched_note_change(sched_thread *self);
 /* The quiet or solo count passed its limit (progress.c); true if it switched. */

@@ -32,6 +32,10 @@
  * report.  The table holds 12,288 granules per execution; past that every
  * plain access is a step.
  *
+ * Atomic instructions follow the memory model (WEFT_MEMORY, default c11): a
+ * relaxed or acquire load may read an older store, as through <weft/atomic.h>;
+ * plain accesses are sequentially consistent.
+ *
  * In binaries that contain instrumented code (the pass defines
  * weft_impl_instrumented_module), every release (unlock, sem_post, signal,
  * broadcast, a thread's end) is followed by a switch point too, so the window
@@ -89,6 +93,25 @@ WEFT_API void weft_impl_access(weft_access_site *site, void *addr, uint64_t valu
 WEFT_API void weft_impl_access_range(weft_access_site *site, void *addr, uint64_t len);
 /* Before free(ptr) in instrumented code: the block's granules are nobody's now. */
 WEFT_API void weft_impl_free(void *ptr);
+
+/*
+ * Right after an atomic instruction of 1-8 bytes, integer or pointer (issue 18):
+ * the memory model (WEFT_MEMORY, scheduler/memory.h) sees it as it sees
+ * <weft/atomic.h>'s calls (scheduler/access_memory.c).  Bits: integers
+ * zero-extended, pointers whole.  A load's result is replaced by what
+ * weft_impl_access_load returns (the newest store's bits or an older one's); a
+ * store passes the bits it wrote; atomicrmw and cmpxchg their old bits,
+ * whether they wrote, and the order that applied (cmpxchg's success or failure
+ * order).  A `fence` (not singlethread) is one call before it: a switch point
+ * and the model's fence.  Called only while weft_impl_current != NULL.
+ * Floating-point, vector and wider atomics get none: they stay sequentially
+ * consistent.
+ */
+WEFT_API uint64_t weft_impl_access_load(weft_access_site *site, uint64_t raw);
+WEFT_API void weft_impl_access_store(weft_access_site *site, uint64_t raw);
+WEFT_API void weft_impl_access_rmw(weft_access_site *site, void *addr, uint64_t old_raw,
+				   uint32_t wrote, int mo);
+WEFT_API void weft_impl_access_fence(weft_access_site *site);
 
 #ifdef __cplusplus
 }
