@@ -58,7 +58,7 @@ void weft_impl_access_store(weft_access_site *site, uint64_t raw)
 		return;
 	const sched_event *e = &self->exec->trace.events[self->exec->trace.n - 1];
 	weft_impl_mem_store(self, self->atomic_old, raw, site->flags & WEFT_SITE_POINTER,
-			    site->order, e->value, e->is_pointer);
+			    site->order, e->value, e->is_pointer, site->size);
 }
 
 void weft_impl_access_rmw(weft_access_site *site, void *addr, uint64_t old_raw, uint32_t wrote,
