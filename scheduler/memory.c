@@ -40,6 +40,13 @@ void sched_mem_sync_slow(sched_thread *self)
 		sched_mem_drain(self);   /* a blocking primitive is a full barrier */
 }
 
+void sched_mem_joined_slow(sched_thread *self, sched_thread *child)
+{
+	if (self->exec->cfg.memory != SCHED_MEMORY_C11)
+		sched_mem_drain_of(self, child);
+	sched_mem_sync_slow(self);
+}
+
 void sched_mem_op_begin_slow(sched_thread *self)
 {
 	if (self->exec->cfg.memory == SCHED_MEMORY_C11)

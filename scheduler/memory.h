@@ -80,6 +80,8 @@ void sched_mem_destroy(struct sched_exec *exec);
  * a join orders in C11 is ordered here too.  Nothing while no location is tracked.
  */
 void sched_mem_sync_slow(struct weft_impl_thread *self);
+/* A join of `child` (sync.c): under TSO/PSO its buffered stores commit first. */
+void sched_mem_joined_slow(struct weft_impl_thread *self, struct weft_impl_thread *child);
 /*
  * TSO/PSO, from the switch point when some store is buffered: the access of
  * event e is about to happen; commit what the input says, drain the thread's
@@ -94,6 +96,8 @@ void sched_mem_freed(struct weft_impl_thread *self, const void *block, size_t si
 void sched_mem_drain_all(struct sched_exec *exec);
 /* A spinner's turn: every buffer commits (memory_tso.c; progress.c calls it). */
 void sched_mem_drain_spinning(struct weft_impl_thread *self);
+/* Commit every store of `owner`'s buffer, `self` committing (memory_tso.c). */
+void sched_mem_drain_of(struct weft_impl_thread *self, struct weft_impl_thread *owner);
 /*
  * The start and end of an operation (exec.c): SC fences under c11; under
  * tso/pso an end marks the thread's stores, which commit when any operation

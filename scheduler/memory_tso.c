@@ -159,6 +159,16 @@ void sched_mem_drain_spinning(sched_thread *self)
 			commit(exec, self, &exec->tso->buf[t], 0);
 }
 
+void sched_mem_drain_of(sched_thread *self, sched_thread *owner)
+{
+	sched_exec *exec = self->exec;
+	if (!exec->tso)
+		return;
+	tso_buffer *b = &exec->tso->buf[owner->id];
+	while (b->n)
+		commit(exec, self, b, 0);
+}
+
 /* The execution is over (or cut): everything commits, thread by thread. */
 void sched_mem_drain_all(sched_exec *exec)
 {

@@ -384,6 +384,22 @@ static inline void sched_mem_op_end(sched_thread *self)
 	if (__builtin_expect((self->exec->mem_locs | self->exec->mem_buffered) != 0, 0))
 		sched_mem_op_end_slow(self);
 }
+/*
+ * A spawned thread's end and its join (sync.c): SC fences under c11; under
+ * TSO/PSO the end leaves the buffer as it is (a store buffer drains on its
+ * own time, not when its thread exits) and the join commits the child's
+ * stores, then drains the joiner's (memory.c).
+ */
+static inline void sched_mem_thread_end(sched_thread *self)
+{
+	if (__builtin_expect(self->exec->mem_locs != 0, 0))
+		sched_mem_sync_slow(self);
+}
+static inline void sched_mem_joined(sched_thread *self, sched_thread *child)
+{
+	if (__builtin_expect((self->exec->mem_locs | self->exec->mem_buffered) != 0, 0))
+		sched_mem_joined_slow(self, child);
+}
 bool sched_switch_point(sched_thread *self);                 /* switch_point.c */
 void sched_cut_execution(sched_thread *self) __attribute__((noreturn));  /* exec.c */
 void sched_hand_off(sched_thread *self, sched_thread *next, bool preemptive);  /* exec.c */

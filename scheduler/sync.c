@@ -543,7 +543,7 @@ void sched_run_start_routine(void)
 	sched_thread *self = managed();
 	sched_mem_sync(self);
 	self->retval = self->start(self->start_arg);
-	sched_mem_sync(self);   /* what a join acquires */
+	sched_mem_thread_end(self);   /* what a join acquires */
 	sched_sync_after_release(self);
 }
 
@@ -566,7 +566,7 @@ int weft_thread_join_at(pthread_t t, void **retval, weft_site *site)
 		self->timed = false;
 		sched_block(self);
 	}
-	sched_mem_sync(self);
+	sched_mem_joined(self, child);
 	sched_race_acquire(self, &child->vc);
 	if (retval)
 		*retval = child->retval;
