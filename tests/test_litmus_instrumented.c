@@ -6,7 +6,8 @@
  * the pass (tests/CMakeLists.txt), which makes each atomic instruction a switch
  * point and hands it to the model (scheduler/access_memory.c).  The exact
  * outcome sets must be the same as through the macros: SB, MP, LB, IRIW, 2+2W
- * and WRC, fences included, under c11 and sc.  The bodies' plain stores of
+ * and WRC, fences included, under c11, sc, tso and pso (its checks are
+ * test_litmus.c's CHECKs, included below).  The bodies' plain stores of
  * their registers are no switch points (WEFT_ACCESSES=atomics): as steps they
  * would change no outcome and multiply IRIW's 4-thread executions by three.
  */
