@@ -31,39 +31,33 @@ for s in peterson spinlock peterson_ra; do
 	echo "ok: ${s}_fixed: $(grep '^explored' "$log")"
 done
 
-out="$tmp/pra.bin" log="$tmp/pra.log"
-"$build/peterson_ra_buggy_replay" --systematic --ops=1 --preemptions=2 --quiet --out="$out" > "$log" 2>&1
-rc=$?
-[ "$rc" = 1 ] || { err "peterson_ra_buggy: exit $rc, want 1 (a failure)"; head -20 "$log"; }
-grep -q "^FAIL after [0-9]* executions (scenario 1): assertion with 2 preemptions$" "$log" ||
-	{ err "peterson_ra_buggy: not the assertion with 2 preemptions"; head -20 "$log"; }
-grep -q "^wrote $out (replays with " "$log" || err "peterson_ra_buggy: the file was not written or does not replay"
-"$build/peterson_ra_buggy_replay" --quiet --expect=assertion "$out" > /dev/null 2>&1 ||
-	err "peterson_ra_buggy: $out does not replay as assertion"
-echo "ok: peterson_ra_buggy: $(grep '^FAIL after' "$log")"
+# found NAME OPS PREEMPTIONS VERDICT: NAME_buggy fails first with VERDICT and exactly
+# that many preemptions at OPS operations per thread; the file replays to it; the
+# fix passes every interleaving at the same bounds.
+found() {
+	s=$1 ops=$2 p=$3 verdict=$4 out="$tmp/$1.bin" log="$tmp/$1.log"
+	word=preemptions
+	[ "$p" = 1 ] && word=preemption
+	"$build/${s}_buggy_replay" --systematic --ops="$ops" --preemptions="$p" --quiet --out="$out" > "$log" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "^FAIL after [0-9]* executions (scenario [0-9]*): $verdict with $p $word$" "$log" ||
+		{ err "${s}_buggy: exit $rc, want $verdict with $p $word"; head -20 "$log"; return; }
+	grep -q "^wrote $out (replays with " "$log" || err "${s}_buggy: the file was not written or does not replay"
+	"$build/${s}_buggy_replay" --quiet --expect="$verdict" "$out" > /dev/null 2>&1 ||
+		err "${s}_buggy: $out does not replay as $verdict"
+	echo "ok: ${s}_buggy: $(grep '^FAIL after' "$log")"
+	"$build/${s}_fixed_replay" --systematic --ops="$ops" --preemptions="$p" --quiet > "$log" 2>&1 ||
+		{ err "${s}_fixed: exit $?, want 0"; head -20 "$log"; return; }
+	echo "ok: ${s}_fixed: $(grep '^explored' "$log")"
+}
 
+found peterson_ra 1 2 assertion
 # The seqlock's reader retries in a loop: found with one preemption at one
-# operation per thread; the fix explored with two (about 76,000 executions, 1 s).
-out="$tmp/sq.bin" log="$tmp/sq.log"
-"$build/seqlock_buggy_replay" --systematic --ops=1 --preemptions=1 --quiet --out="$out" > "$log" 2>&1
-rc=$?
-[ "$rc" = 1 ] && grep -q "^FAIL after [0-9]* executions (scenario [0-9]*): linearizability with 1 preemption$" "$log" ||
-	{ err "seqlock_buggy: exit $rc, want the linearizability failure with 1 preemption"; head -20 "$log"; }
-"$build/seqlock_buggy_replay" --quiet --expect=linearizability "$out" > /dev/null 2>&1 ||
-	err "seqlock_buggy: $out does not replay as linearizability"
-"$build/seqlock_fixed_replay" --systematic --ops=1 --preemptions=2 --quiet > "$log" 2>&1 ||
-	{ err "seqlock_fixed: exit $?, want 0"; head -20 "$log"; }
-echo "ok: seqlock: $(grep '^explored' "$log")"
+# operation per thread (its fix with two: about 76,000 executions, 1 s).
+found seqlock 1 1 linearizability
+"$build/seqlock_fixed_replay" --systematic --ops=1 --preemptions=2 --quiet > "$tmp/sq.log" 2>&1 ||
+	{ err "seqlock_fixed: exit $?, want 0 at 2 preemptions"; head -20 "$tmp/sq.log"; }
 # Under TSO (peterson_tso declares it): a spinner waits until every store buffer has
 # drained (scheduler/memory_tso.c), else a spin behind a buffered store was a livelock.
-out="$tmp/pt.bin" log="$tmp/pt.log"
-"$build/peterson_tso_buggy_replay" --systematic --ops=1 --preemptions=2 --quiet --out="$out" > "$log" 2>&1
-rc=$?
-[ "$rc" = 1 ] && grep -q "^FAIL after [0-9]* executions (scenario 1): assertion with 2 preemptions$" "$log" ||
-	{ err "peterson_tso_buggy: exit $rc, want the assertion with 2 preemptions"; head -20 "$log"; }
-"$build/peterson_tso_buggy_replay" --quiet --expect=assertion "$out" > /dev/null 2>&1 ||
-	err "peterson_tso_buggy: $out does not replay as assertion"
-"$build/peterson_tso_fixed_replay" --systematic --ops=1 --preemptions=2 --quiet > "$log" 2>&1 ||
-	{ err "peterson_tso_fixed: exit $?, want 0"; head -20 "$log"; }
-echo "ok: peterson_tso: $(grep '^explored' "$log")"
+found peterson_tso 1 2 assertion
 exit $fail
