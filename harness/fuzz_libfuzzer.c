@@ -41,7 +41,9 @@
  * unset or "on" - the mutator; "off" - libFuzzer's byte mutations alone (the
  * pre-issue-17 search, for comparison); "verify" - the mutator, and every
  * sampled schedule is replayed from its bytes and compared (a mismatch count is
- * printed at exit).  Anything else: exit status 2.  Not under afl-clang-fast:
+ * printed at exit); "only:ARM" - every mutation that may be that one arm is
+ * (weft_mutator_only_arm: for measuring one mutation alone).  Anything else:
+ * exit status 2.  Not under afl-clang-fast:
  * AFL++ runs custom mutators in afl-fuzz, not in the target.
  */
 #include <errno.h>
@@ -106,6 +108,7 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
 
 enum { MUTATOR_ON, MUTATOR_OFF, MUTATOR_VERIFY };
 static int mutator_mode = -1;
+static const char *mutator_only;   /* WEFT_MUTATOR=only:NAME: that arm alone */
 static weft_mutator *mutator;
 
 static void mutator_setup(void)
@@ -119,8 +122,11 @@ static void mutator_setup(void)
 		mutator_mode = MUTATOR_OFF;
 	else if (strcmp(spec, "verify") == 0)
 		mutator_mode = MUTATOR_VERIFY;
+	else if (strncmp(spec, "only:", 5) == 0)
+		mutator_mode = MUTATOR_ON, mutator_only = spec + 5;
 	else {
-		fprintf(stderr, "weft: WEFT_MUTATOR=%s: expected on, off or verify\n", spec);
+		fprintf(stderr, "weft: WEFT_MUTATOR=%s: expected on, off, verify or only:ARM\n",
+			spec);
 		exit(2);
 	}
 }
@@ -135,10 +141,10 @@ static void print_mutator_stats(void)
 	fprintf(stderr, "==weft== mutator: %" PRIu64 " mutations, %" PRIu64 " executions inside "
 		"the mutator, %" PRIu64 " schedules sampled, %" PRIu64 " switches lost, %" PRIu64
 		" verified, %" PRIu64 " mismatches, %" PRIu64 " left to the engine, %" PRIu64
-		" samples taken as the judged run\n", s.mutations, own, s.sampled, s.lost,
-		s.verified, s.mismatches, s.engine, s.reused);
+		" samples taken as the judged run, %" PRIu64 " races reversed\n", s.mutations, own,
+		s.sampled, s.lost, s.verified, s.mismatches, s.engine, s.reused, s.flipped);
 	fputs("==weft== mutator shares (permille; uniform pos walk pct fresh, uniform pos same, "
-	      "prefix, edit-plan, edit-call, splice):", stderr);
+	      "prefix, edit-plan, edit-call, flip, splice):", stderr);
 	for (unsigned a = 0; a < WEFT_MUTATOR_ARMS; a++)
 		fprintf(stderr, " %u", s.arm_permille[a]);
 	fputc('\n', stderr);
@@ -154,6 +160,11 @@ static weft_mutator *fuzz_mutator(void)
 		if (!mutator) {
 			fputs("weft: out of memory creating the mutator\n", stderr);
 			abort();
+		}
+		if (mutator_only && weft_mutator_only_arm(mutator, mutator_only) != 0) {
+			fprintf(stderr, "weft: WEFT_MUTATOR=only:%s: no such mutation (weft/mutate.h "
+				"names them: uniform-fresh ... flip splice)\n", mutator_only);
+			exit(2);
 		}
 		atexit(print_mutator_stats);
 	}

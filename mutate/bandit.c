@@ -24,7 +24,7 @@ static const unsigned prior[MUTATE_ARMS] = {
 	[MUTATE_UNIFORM_FRESH] = 300, [MUTATE_POS_FRESH] = 250, [MUTATE_WALK_FRESH] = 50,
 	[MUTATE_PCT_FRESH] = 80,      [MUTATE_UNIFORM_SAME] = 90, [MUTATE_POS_SAME] = 70,
 	[MUTATE_WALK_PREFIX] = 40,    [MUTATE_EDIT_PLAN] = 20,    [MUTATE_EDIT_CALL] = 60,
-	[MUTATE_SPLICE] = 40,
+	[MUTATE_FLIP] = 150,          [MUTATE_SPLICE] = 40,
 };
 
 void mutate_bandit_init(mutate_bandit *b)
@@ -93,6 +93,11 @@ void mutate_bandit_reward(mutate_bandit *b, const weft_feature *f, size_t n)
 		*slot |= bit;
 	}
 	mutate_bandit_credit(b, novel > 0);
+}
+
+int mutate_bandit_seen(const mutate_bandit *b, uint32_t id)
+{
+	return b->seen[id % MUTATE_SEEN_SLOTS] != 0;
 }
 
 void mutate_bandit_shares(const mutate_bandit *b, unsigned *permille)

@@ -2,7 +2,8 @@
  * mutate/bandit.h - which mutation the structure-aware mutator makes next: an
  * adaptive choice among its arms (sample a uniform, POS, random-walk or PCT
  * schedule on a fresh scenario or on the input's own, keep a prefix of the
- * input's plan, edit a preemption or an operation, splice two inputs),
+ * input's plan, edit a preemption or an operation, reverse a race of the
+ * input's run, splice two inputs),
  * rewarded by what the execution of the mutant showed that no earlier one had.
  *
  * Why: no fixed mix is right for every target (bench/results.md: uniform is
@@ -40,6 +41,7 @@ typedef enum mutate_arm {
 	MUTATE_WALK_PREFIX,     /* the input's plan for 0..63 decisions, then a random walk */
 	MUTATE_EDIT_PLAN,       /* insert, move or drop one preemption */
 	MUTATE_EDIT_CALL,       /* one operation or argument changed, then a sample */
+	MUTATE_FLIP,            /* one race of the input's run reversed, then POS (flip.h) */
 	MUTATE_SPLICE,          /* threads of two inputs, then a sample (crossover only) */
 	MUTATE_ARMS
 } mutate_arm;
@@ -65,6 +67,8 @@ mutate_arm mutate_bandit_pick(mutate_bandit *b, search_rng *rng, unsigned allowe
 void mutate_bandit_credit(mutate_bandit *b, int novel);
 /* The last mutant ran with these features: credit its arm with their novelty. */
 void mutate_bandit_reward(mutate_bandit *b, const weft_feature *f, size_t n);
+/* Whether a feature id was ever seen in a mutant's run (any count). */
+int mutate_bandit_seen(const mutate_bandit *b, uint32_t id);
 /* The current share of each arm, in permille (for the exit statistics). */
 void mutate_bandit_shares(const mutate_bandit *b, unsigned *permille);
 

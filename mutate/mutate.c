@@ -48,6 +48,7 @@
 
 #include "../search/explore_scenarios.h"
 #include "bandit.h"
+#include "flip.h"
 #include "schedule_record.h"
 #include "../search/strategy_baselines.h"
 
@@ -77,6 +78,10 @@ struct weft_mutator {
 	weft_feature features[1024];
 	/* the judged run of the last mutant, until the fuzzer runs it (take) */
 	int pending;
+	/* the last mutant is an exact sample (its bytes replay m->rec's run):
+	   the race reversal of these bytes needs no measuring run */
+	int basis;
+	int only_arm;   /* weft_mutator_only_arm, or -1 */
 	size_t pending_size;
 	uint8_t pending_bytes[MUTATE_SCRATCH];
 };
@@ -91,6 +96,7 @@ weft_mutator *weft_mutator_new(weft_runner *runner, int verify)
 	m->bounds = runner_bounds(runner);
 	m->verify = verify;
 	mutate_bandit_init(&m->bandit);
+	m->only_arm = -1;
 	return m;
 }
 
@@ -355,6 +361,51 @@ static void edit_call(weft_mutator *m)
 }
 
 /*
+ * Whether `data` are the last mutant's bytes and the runner still holds the
+ * run they replay (nothing ran since, or the fuzzer replayed those very
+ * bytes): libFuzzer mutates its last mutant again (-mutate_depth), so most
+ * reversals start from the run just made, for free.
+ */
+static int is_basis(const weft_mutator *m, const uint8_t *data, size_t size)
+{
+	return m->basis && size == m->pending_size && memcmp(data, m->pending_bytes, size) == 0 &&
+	       sched_trace_hash(runner_trace(m->runner)) == m->rec.hash;
+}
+
+static int seen_rf(void *bandit, uint32_t id)
+{
+	return mutate_bandit_seen(bandit, id);
+}
+
+/*
+ * Reverse one race of the input's run (flip.h), then POS.  The run is the
+ * last mutant's when is_basis (its data choices restored, so the replayed
+ * prefix is that run), else one run following the input's plan measures it.
+ * Without a race to reverse: POS on the input's scenario.
+ */
+static void reverse_race(weft_mutator *m, const uint8_t *data, size_t size)
+{
+	if (is_basis(m, data, size)) {
+		m->s.n_data = m->rec.n_data;
+		memcpy(m->s.data, m->rec.data, m->rec.n_data * sizeof m->s.data[0]);
+	} else {
+		record(m, NULL, 0);
+	}
+	mutate_flip f;
+	search_pos_init(&m->pos, search_rng_next(&m->rng));
+	search_pos_start(&m->pos);
+	uint64_t follow = 0;
+	if (mutate_flip_choose(runner_trace(m->runner), m->rec.decision_at, m->rec.decision_to,
+			       m->rec.decisions, &m->rng, seen_rf, &m->bandit, &f)) {
+		search_pos_lead(&m->pos, f.second, f.accesses);
+		follow = f.follow;
+		m->stats.flipped++;
+	}
+	sched_strategy st = search_pos_strategy(&m->pos);
+	record(m, &st, follow);
+}
+
+/*
  * Encode and decode m->s again, so the decoder's rules hold (a group's
  * operation on the thread that owns it, bounds) before it runs or is kept.
  * 0 when it cannot be written.
@@ -377,6 +428,7 @@ static int normalize(weft_mutator *m)
  */
 static int write_out(weft_mutator *m, int sampled, uint8_t *out, size_t cap, size_t *size)
 {
+	m->basis = 0;
 	size_t n = input_scenario_encode(&m->s, m->target, m->bounds, out, cap);
 	if (n == INPUT_ENCODE_FAILED)
 		return 0;
@@ -387,10 +439,11 @@ static int write_out(weft_mutator *m, int sampled, uint8_t *out, size_t cap, siz
 		m->stats.verified++;
 		m->stats.mismatches += !mutate_record_verify(m->runner, &m->rec, out, n);
 	}
-	if (exact && m->rec.judge && m->rec.lost == 0 && n <= sizeof m->pending_bytes) {
+	if (exact && m->rec.lost == 0 && n <= sizeof m->pending_bytes) {
 		memcpy(m->pending_bytes, out, n);
 		m->pending_size = n;
-		m->pending = 1;
+		m->pending = m->rec.judge;
+		m->basis = 1;
 	}
 	return 1;
 }
@@ -399,6 +452,7 @@ static size_t to_engine(weft_mutator *m, uint8_t *data, size_t size, size_t max_
 			weft_engine_mutate engine)
 {
 	m->stats.engine++;
+	m->basis = 0;
 	if (engine)
 		return engine(data, size, max_size);
 	return size < max_size ? size : max_size;   /* no engine: at most cut to fit */
@@ -414,8 +468,9 @@ static void begin(weft_mutator *m, unsigned seed, uint64_t stream)
 	search_rng_seed(&m->rng, seed, stream);
 }
 
-/* Apply `arm` to m->s (any arm but the splice); 1 when the result is a sample. */
-static int apply(weft_mutator *m, mutate_arm arm)
+/* Apply `arm` to m->s, decoded from data (any arm but the splice); 1 when the
+ * result is a sample. */
+static int apply(weft_mutator *m, mutate_arm arm, const uint8_t *data, size_t size)
 {
 	switch (arm) {
 	case MUTATE_UNIFORM_FRESH: fresh_scenario(m); sample_uniform(m); return 1;
@@ -428,6 +483,7 @@ static int apply(weft_mutator *m, mutate_arm arm)
 		sample_walk(m, search_rng_below(&m->rng, MUTATE_MAX_FOLLOW));
 		return 1;
 	case MUTATE_EDIT_PLAN: edit_plan(m); return 0;
+	case MUTATE_FLIP: reverse_race(m, data, size); return 1;
 	default:
 		edit_call(m);
 		if (!normalize(m))
@@ -456,6 +512,37 @@ static unsigned allowed_arms(const weft_mutator *m, const input_scenario *s)
 	return MUTATE_ALL_ARMS;
 }
 
+/*
+ * The bandit's pick among `allowed`; the one arm asked for instead when it
+ * is allowed (weft_mutator_only_arm: a splice outside a crossover, or a
+ * corpus arm during the warm-up, leaves the pick to the bandit).
+ */
+static mutate_arm pick_arm(weft_mutator *m, unsigned allowed)
+{
+	mutate_arm arm = mutate_bandit_pick(&m->bandit, &m->rng, allowed);
+	if (m->only_arm >= 0 && ((allowed >> m->only_arm) & 1))
+		arm = (mutate_arm)m->only_arm;
+	return arm;
+}
+
+int weft_mutator_only_arm(weft_mutator *m, const char *name)
+{
+	static const char *const names[MUTATE_ARMS] = {
+		"uniform-fresh", "pos-fresh", "walk-fresh", "pct-fresh", "uniform-same",
+		"pos-same", "prefix", "edit-plan", "edit-call", "flip", "splice",
+	};
+	if (!name) {
+		m->only_arm = -1;
+		return 0;
+	}
+	for (int a = 0; a < MUTATE_ARMS; a++)
+		if (strcmp(name, names[a]) == 0) {
+			m->only_arm = a;
+			return 0;
+		}
+	return -1;
+}
+
 size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size, unsigned seed,
 		   weft_engine_mutate engine)
 {
@@ -465,7 +552,8 @@ size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size,
 		return to_engine(m, data, size, max_size, engine);
 	decode(m, &m->s, data, size);
 	unsigned allowed = allowed_arms(m, &m->s) & ~(1u << MUTATE_SPLICE);
-	int sampled = apply(m, mutate_bandit_pick(&m->bandit, &m->rng, allowed));
+	mutate_arm arm = pick_arm(m, allowed);
+	int sampled = apply(m, arm, data, size);
 	size_t n;
 	if (!write_out(m, sampled, data, max_size, &n)) {
 		m->bandit.last = -1;
@@ -544,14 +632,14 @@ size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_
 {
 	begin(m, seed, 8);
 	decode(m, &m->s, a, na);
-	mutate_arm arm = mutate_bandit_pick(&m->bandit, &m->rng, allowed_arms(m, &m->s));
+	mutate_arm arm = pick_arm(m, allowed_arms(m, &m->s));
 	int sampled;
 	if (arm == MUTATE_SPLICE) {
 		sampled = splice(m, a, na, b, nb);
 		if (sampled)
 			sample_any(m);
 	} else {
-		sampled = apply(m, arm);
+		sampled = apply(m, arm, a, na);
 	}
 	size_t size;
 	if (!write_out(m, sampled, out, max_out, &size)) {

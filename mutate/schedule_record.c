@@ -137,6 +137,15 @@ static int clashes(const mutate_recorder *r, uint32_t call, uint64_t step, unsig
 	return 0;
 }
 
+static void log_decision(mutate_recorder *r, unsigned to)
+{
+	uint64_t d = r->decisions - 1;
+	if (d < MUTATE_MAX_DECISIONS && r->trace) {
+		r->decision_at[d] = (uint32_t)r->trace->n;
+		r->decision_to[d] = (uint8_t)to;
+	}
+}
+
 static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t step,
 			    sched_mask runnable, bool forced)
 {
@@ -158,7 +167,10 @@ static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t
 		to = planned_pick(r, thread, call, step, runnable);
 	else
 		to = r->inner->pick(r->inner->self, thread, call, step, runnable, false);
-	if (to == thread || clashes(r, call, step, to))
+	if (to != thread && clashes(r, call, step, to))
+		to = thread;
+	log_decision(r, to);
+	if (to == thread)
 		return thread;
 	if (call < r->scenario->n_calls && r->n < INPUT_MAX_PREEMPTIONS)
 		r->rec[r->n++] = (mutate_record_entry){ call, step, (uint8_t)to };
@@ -168,8 +180,8 @@ static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t
 }
 
 /*
- * Data choices (which store a load reads, issue 18): 0 while the plan is
- * followed, the inner strategy's answer after (a random walk reads an older
+ * Data choices (which store a load reads, issue 18): while the plan is
+ * followed, the scenario's own (0 past them), the inner strategy's answer after (a random walk reads an older
  * store with probability (n - 1) / n); each is written back at the end of the
  * input (input/encode.c), where the back reader answers it on replay.
  */
@@ -179,8 +191,11 @@ static uint64_t record_choose(void *self, uint64_t bound)
 	uint64_t v = 0;
 	if (r->n_data >= INPUT_MAX_DATA)
 		return 0;   /* not written: the back reader gives 0 there too */
+	const input_scenario *s = r->scenario;
 	if (r->inner && r->decisions > r->follow && bound >= 2 && bound <= 256)
 		v = r->inner->choose(r->inner->self, bound) % bound;
+	else if (r->n_data < s->n_data && s->data[r->n_data].bound == bound)
+		v = s->data[r->n_data].value;   /* following: the input's own */
 	r->data[r->n_data++] = (input_data){ bound, v };
 	return v;
 }

@@ -27,6 +27,11 @@
  * then asks the inner strategy: a prefix of the input kept, the rest sampled.
  * With no inner strategy it follows the plan to the end: a run that measures
  * each call's steps (call_steps) for edits at steps the input really has.
+ * While it follows, a data choice is the scenario's own (s->data, when the
+ * caller put the input's there; the decoder leaves none: then 0).
+ * Every unforced pick is logged with the trace's length at that moment
+ * (decision_at), so a later run with follow = d - 1 reaches decision d at
+ * the same event of the same run: where the race reversal (flip.h) steps in.
  */
 #ifndef WEFT_MUTATE_SCHEDULE_RECORD_H
 #define WEFT_MUTATE_SCHEDULE_RECORD_H
@@ -35,6 +40,7 @@
 #include "../search/strategy_common.h"
 
 #define MUTATE_MAX_FORCED 128
+#define MUTATE_MAX_DECISIONS 4096
 
 /* A forced pick as it was answered: the replay's must agree (schedule_record.c). */
 typedef struct mutate_forced {
@@ -57,6 +63,10 @@ typedef struct mutate_recorder {
 	unsigned n_slots;
 	uint64_t follow;                      /* unforced picks answered from the plan */
 	uint64_t decisions;                   /* unforced picks so far */
+	/* unforced pick d + 1 (d < MUTATE_MAX_DECISIONS): the trace's length when
+	   it was asked and the thread that ran on (for the race reversal, flip.h) */
+	uint32_t decision_at[MUTATE_MAX_DECISIONS];
+	uint8_t decision_to[MUTATE_MAX_DECISIONS];
 	search_steps steps;
 	uint64_t call_steps[INPUT_MAX_CALLS]; /* the last step each call reached */
 	unsigned n;

@@ -186,29 +186,6 @@ static void compute_pairs(runner_feedback *fb, const runner_feedback_input *in)
 
 /* ---- READS_FROM ---- */
 
-static int access_reads(const sched_event *e)
-{
-	switch (e->kind) {
-	case WEFT_ACCESS_STORE: case WEFT_ACCESS_UNLOCK: case WEFT_ACCESS_SIGNAL:
-	case WEFT_ACCESS_BROADCAST: case WEFT_ACCESS_SEM_POST:
-		return 0;
-	default:
-		return 1;
-	}
-}
-
-static int access_writes(const sched_event *e)
-{
-	switch (e->kind) {
-	case WEFT_ACCESS_LOAD:
-		return 0;
-	case WEFT_ACCESS_CAS:
-		return e->value != 0;   /* a failed compare-exchange only reads */
-	default:
-		return 1;
-	}
-}
-
 /* The object's slot, or NULL: not seen in this execution and (insert = 0) not
  * to be added, or the table is full. */
 static fb_object_slot *object_of(runner_feedback *fb, const void *addr, int insert)
@@ -242,11 +219,11 @@ static void compute_reads_from(runner_feedback *fb, const runner_feedback_input 
 		const sched_event *e = &in->events[i];
 		if (!is_access(e) || !e->addr)   /* yield, spawn, join: no object */
 			continue;
-		int writes = access_writes(e);
+		int writes = runner_access_writes(e);
 		fb_object_slot *o = object_of(fb, e->addr, writes);
 		if (!o)
 			continue;
-		if (access_reads(e) && o->site && o->thread != e->thread)
+		if (runner_access_reads(e) && o->site && o->thread != e->thread)
 			add_feature(fb, WEFT_FEEDBACK_READS_FROM, runner_feedback_rf_id(o->site, e->site_id));
 		if (writes) {
 			o->site = e->site_id;

@@ -58,6 +58,31 @@
 #include "../scheduler/trace.h"
 
 #define RUNNER_FEEDBACK_MAX_FEATURES 1024
+
+/* Whether an access event reads / writes its object, as READS_FROM counts them
+ * (above); also the mutator's race reversal (mutate/flip.c). */
+static inline int runner_access_reads(const sched_event *e)
+{
+	switch (e->kind) {
+	case WEFT_ACCESS_STORE: case WEFT_ACCESS_UNLOCK: case WEFT_ACCESS_SIGNAL:
+	case WEFT_ACCESS_BROADCAST: case WEFT_ACCESS_SEM_POST:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static inline int runner_access_writes(const sched_event *e)
+{
+	switch (e->kind) {
+	case WEFT_ACCESS_LOAD:
+		return 0;
+	case WEFT_ACCESS_CAS:
+		return e->value != 0;   /* a failed compare-exchange only reads */
+	default:
+		return 1;
+	}
+}
 #define RUNNER_FEEDBACK_MAX_OBJECTS 768
 
 /* How a switch happened: the first word of a pair feature. */

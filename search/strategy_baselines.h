@@ -111,10 +111,20 @@ typedef struct search_pos {
 	search_steps steps;
 	uint64_t prio[SCHED_MAX_THREADS];   /* of each thread's next event; higher runs first */
 	size_t seen;                        /* trace events already accounted for */
+	uint32_t accesses[SCHED_MAX_THREADS];  /* each thread's accesses so far */
+	int lead;                           /* a thread that runs first while it can, or -1 */
+	uint32_t lead_until;                /* ... until it made this many accesses */
 } search_pos;
 
 void search_pos_init(search_pos *p, uint64_t seed);
 void search_pos_start(search_pos *p);
+/*
+ * After start: `thread` runs whenever it can until it has made `accesses`
+ * accesses in all (counted from the execution's start), then POS as usual.
+ * The mutator's race reversal (mutate/flip.h) uses it to run the second
+ * access of a race before the first.
+ */
+void search_pos_lead(search_pos *p, unsigned thread, uint32_t accesses);
 sched_strategy search_pos_strategy(search_pos *p);
 
 #endif /* WEFT_SEARCH_STRATEGY_BASELINES_H */

@@ -6,6 +6,8 @@
  * The events executed since the last decision are read off the execution's
  * trace (each access event names its thread and object); the next event of a
  * waiting thread is the access it was stopped at (sched_thread.pending_addr).
+ * A lead thread (search_pos_lead) runs first while it can, until its access
+ * count reaches the mark; the accesses are counted off the same trace.
  */
 #include "strategy_baselines.h"
 
@@ -27,6 +29,7 @@ static void pos_update(search_pos *p)
 		if (e->kind == 0 || e->kind >= WEFT_ACCESS_KIND_COUNT || e->thread >= SCHED_MAX_THREADS)
 			continue;
 		p->prio[e->thread] = search_rng_next(&p->rng);
+		p->accesses[e->thread]++;
 		for (unsigned v = 0; v < x->pool->n_created && v < SCHED_MAX_THREADS; v++) {
 			const sched_thread *o = x->pool->threads[v];
 			if (v != e->thread && e->addr && ((x->live >> v) & 1u) && o->exec == x &&
@@ -52,6 +55,10 @@ static unsigned pos_pick(void *self, unsigned thread, uint32_t call, uint64_t st
 	(void)step;
 	pos_update(p);
 	sched_mask candidates = forced ? runnable : runnable | sched_bit(thread);
+	if (p->lead >= 0 && p->accesses[p->lead] >= p->lead_until)
+		p->lead = -1;
+	if (p->lead >= 0 && sched_has(candidates, (unsigned)p->lead))
+		return (unsigned)p->lead;
 	unsigned best = thread;
 	int found = 0;
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
@@ -80,6 +87,16 @@ void search_pos_start(search_pos *p)
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
 		p->prio[t] = search_rng_next(&p->rng);
 	p->seen = 0;
+	memset(p->accesses, 0, sizeof p->accesses);
+	p->lead = -1;
+}
+
+void search_pos_lead(search_pos *p, unsigned thread, uint32_t accesses)
+{
+	if (thread < SCHED_MAX_THREADS) {
+		p->lead = (int)thread;
+		p->lead_until = accesses;
+	}
 }
 
 sched_strategy search_pos_strategy(search_pos *p)

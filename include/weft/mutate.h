@@ -33,7 +33,7 @@ extern "C" {
 
 typedef struct weft_mutator weft_mutator;
 
-#define WEFT_MUTATOR_ARMS 10
+#define WEFT_MUTATOR_ARMS 11
 
 /* The engine's own mutation (libFuzzer: LLVMFuzzerMutate); returns the new size. */
 typedef size_t (*weft_engine_mutate)(uint8_t *data, size_t size, size_t max_size);
@@ -48,10 +48,11 @@ typedef struct weft_mutator_stats {
 	uint64_t verified;     /* written schedules replayed from their bytes */
 	uint64_t mismatches;   /* of those, replays whose trace differed */
 	uint64_t engine;       /* mutations left to the engine */
+	uint64_t flipped;      /* samples that reversed a race of the input's run */
 	/* the adaptive choice's current share per mutation, permille, in this order:
 	 * uniform, POS, random walk, PCT on a fresh scenario; uniform, POS on the
 	 * input's scenario; a prefix of its plan then a walk; a preemption edited;
-	 * an operation edited; a splice (mutate/bandit.h) */
+	 * an operation edited; a race reversed; a splice (mutate/bandit.h) */
 	unsigned arm_permille[WEFT_MUTATOR_ARMS];
 } weft_mutator_stats;
 
@@ -82,6 +83,16 @@ WEFT_API int weft_mutator_take(weft_mutator *m, const uint8_t *data, size_t size
 /* Call after running (or taking) a mutant: its features reward the mutation
  * that made it (mutate/bandit.h).  Cheap; nothing when feedback is off. */
 WEFT_API void weft_mutator_observe(weft_mutator *m);
+/*
+ * For measuring one mutation alone: every mutation that may use the arm
+ * `name` uses it (the first 64, and those of the simplest input, stay fresh
+ * samples; a splice only in crossovers).  Names, in the order of
+ * arm_permille: uniform-fresh pos-fresh walk-fresh pct-fresh uniform-same
+ * pos-same prefix edit-plan edit-call flip splice; NULL: the bandit again.
+ * Returns 0, or -1 for an unknown name.  The harnesses take it from
+ * WEFT_MUTATOR=only:NAME.
+ */
+WEFT_API int weft_mutator_only_arm(weft_mutator *m, const char *name);
 /* For engines that judge novelty themselves (AFL++: a new queue entry): the
  * last mutant was kept (novel = 1) or not (0).  Only the first call after a
  * mutation counts. */

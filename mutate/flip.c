@@ -1,0 +1,149 @@
+/*
+ * mutate/flip.c - choose a race of a recorded run to reverse (design in
+ * flip.h).
+ */
+#include "flip.h"
+
+#include "schedule_record.h"
+#include "../runner/feedback.h"
+
+#define FLIP_TRIES 8       /* random starting points tried before giving up */
+#define FLIP_STRETCH 32    /* events from a starting point tried as e1 */
+#define FLIP_WINDOW 256    /* events after e1 searched for its racer, before for a write */
+#define FLIP_CANDIDATES 32 /* races collected before one is chosen */
+
+/* Counted as POS counts a thread's accesses (strategy_pos.c): any access kind. */
+static int counted(const sched_event *e)
+{
+	return e->kind > 0 && e->kind < WEFT_ACCESS_KIND_COUNT && e->thread < SCHED_MAX_THREADS;
+}
+
+/* An access to an object that another thread's access can race with. */
+static int on_object(const sched_event *e)
+{
+	return counted(e) && e->addr && e->kind != WEFT_ACCESS_YIELD &&
+	       e->kind != WEFT_ACCESS_FENCE;
+}
+
+/*
+ * The racer of the access at i: the first later access to its object by
+ * another thread with a write among the two, unless i's thread touches the
+ * object again first.  -1 when there is none within the window.
+ */
+static long racer(const sched_trace *t, size_t i)
+{
+	const sched_event *a = &t->events[i];
+	size_t end = t->n - i - 1 > FLIP_WINDOW ? i + 1 + FLIP_WINDOW : t->n;
+	for (size_t j = i + 1; j < end; j++) {
+		const sched_event *b = &t->events[j];
+		if (!on_object(b) || b->addr != a->addr)
+			continue;
+		if (b->thread == a->thread)
+			return -1;
+		if (runner_access_writes(a) || runner_access_writes(b))
+			return (long)j;
+	}
+	return -1;
+}
+
+/* The last logged decision asked before event i was appended, or -1. */
+static long decision_before(const uint32_t *at, uint64_t n, size_t i)
+{
+	uint64_t lo = 0, hi = n;   /* at[] never decreases: the first d with at[d] > i */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (at[mid] <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+/*
+ * The reads-from pair the reversal makes (flip.h): e2 reads what e1 wrote
+ * over (the last write before e1), or e1 reads e2's write.  0 when there is
+ * none to name: two writes, a value from before the run or the reader's own.
+ */
+static int reversed_rf(const sched_trace *t, size_t i, size_t j, uint32_t *id)
+{
+	const sched_event *a = &t->events[i], *b = &t->events[j];
+	if (runner_access_reads(a) && runner_access_writes(b)) {
+		*id = runner_feedback_rf_id(b->site_id, a->site_id);
+		return 1;
+	}
+	if (!runner_access_reads(b))
+		return 0;
+	for (size_t k = i, seen = 0; k-- > 0 && seen < FLIP_WINDOW; seen++) {
+		const sched_event *w = &t->events[k];
+		if (on_object(w) && w->addr == a->addr && runner_access_writes(w)) {
+			if (w->thread == b->thread)
+				return 0;
+			*id = runner_feedback_rf_id(w->site_id, b->site_id);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The race starting at access i, if a logged decision just before it ran its thread. */
+static int race_at(const sched_trace *t, const uint32_t *decision_at, const uint8_t *decision_to,
+		   uint64_t n, size_t i, mutate_flip *out)
+{
+	const sched_event *a = &t->events[i];
+	long j = on_object(a) ? racer(t, i) : -1;
+	if (j < 0)
+		return 0;
+	long d = decision_before(decision_at, n, i);
+	if (d < 0 || decision_to[d] != a->thread)
+		return 0;
+	*out = (mutate_flip){ .follow = (uint64_t)d, .first = a->thread,
+			      .second = t->events[j].thread, .first_event = (uint32_t)i,
+			      .second_event = (uint32_t)j };
+	return 1;
+}
+
+/* B's accesses from the start up to and including e2. */
+static uint32_t accesses_through(const sched_trace *t, unsigned b, uint32_t j)
+{
+	uint32_t made = 0;
+	for (uint32_t k = 0; k <= j; k++)
+		made += counted(&t->events[k]) && t->events[k].thread == b;
+	return made;
+}
+
+int mutate_flip_choose(const sched_trace *t, const uint32_t *decision_at,
+		       const uint8_t *decision_to, uint64_t n, search_rng *rng,
+		       mutate_flip_seen seen, void *ctx, mutate_flip *out)
+{
+	mutate_flip cand[FLIP_CANDIDATES];
+	unsigned n_cand = 0, n_new = 0;
+	uint8_t fresh[FLIP_CANDIDATES];
+	if (t->n < 2 || n == 0)
+		return 0;
+	if (n > MUTATE_MAX_DECISIONS)
+		n = MUTATE_MAX_DECISIONS;   /* the log's length; later decisions are not flipped */
+	for (unsigned k = 0; k < FLIP_TRIES && n_cand < FLIP_CANDIDATES; k++) {
+		size_t i = (size_t)search_rng_below(rng, t->n);
+		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < FLIP_CANDIDATES; e++) {
+			mutate_flip *f = &cand[n_cand];
+			if (!race_at(t, decision_at, decision_to, n, (i + e) % t->n, f))
+				continue;
+			uint32_t id;
+			fresh[n_cand] = seen && reversed_rf(t, f->first_event, f->second_event, &id) &&
+					!seen(ctx, id);
+			n_new += fresh[n_cand];
+			n_cand++;
+		}
+	}
+	if (n_cand == 0)
+		return 0;
+	unsigned pick = (unsigned)search_rng_below(rng, n_new ? n_new : n_cand);
+	for (unsigned c = 0; c < n_cand; c++)
+		if ((!n_new || fresh[c]) && pick-- == 0) {
+			*out = cand[c];
+			break;
+		}
+	out->accesses = accesses_through(t, out->second, out->second_event);
+	return 1;
+}
