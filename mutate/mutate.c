@@ -15,14 +15,16 @@
  * The menu: 1% of weft_mutate calls go to the engine's own byte mutation
  * (libFuzzer's LLVMFuzzerMutate), and every shrinking request (max_size <
  * size: libFuzzer's -minimize_crash), whose erasures the format is built for.
- * The rest, and every weft_crossover call, go to one of ten arms chosen by a
- * bandit (bandit.h) rewarded by new interleaving features: a uniform, POS,
+ * The rest, and every weft_crossover call, go to one of eleven arms chosen by
+ * a bandit (bandit.h) rewarded by new interleaving features: a uniform, POS,
  * random-walk or PCT schedule on a fresh random scenario (explore_scenarios.h);
  * a uniform or POS schedule on the input's scenario; a random walk after a
  * prefix (0..63 decisions) of the input's own plan; insert, move or drop one
  * preemption at a step the input's execution had (one run that follows the
  * plan measures each call's steps); one operation or argument changed, then a
- * schedule; threads of two inputs spliced, then a schedule (crossover only).
+ * schedule; one race of the input's run reversed, then POS (flip.h; the run
+ * is the last mutant's when libFuzzer mutates that again, else measured);
+ * threads of two inputs spliced, then a schedule (crossover only).
  * The first 64 mutations, and any of an input that decodes to the simplest
  * scenario, draw a fresh scenario (allowed_arms below).
  *
