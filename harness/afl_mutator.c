@@ -24,7 +24,9 @@
  * coverage, interleaving features included as edges) credits the arm that
  * made it; a mutant not kept by the next call is credited nothing.
  * WEFT_MUTATOR=verify replays every sampled schedule from its bytes inside the
- * library and counts mismatches; the counts are printed when afl-fuzz exits.
+ * library and counts mismatches; the counts are printed when afl-fuzz exits;
+ * WEFT_MUTATOR=only:ARM makes every mutation that may be that arm that arm
+ * (weft_mutator_only_arm; an unknown name fails the library's start).
  * Seeds: the n-th mutation uses a hash of afl-fuzz's seed (-s) and n, so a
  * campaign with -s repeats its mutations.  The engine's byte mutation (5% of
  * calls) is a small one here, erasing or rewriting a few bytes, since AFL++'s
@@ -101,6 +103,11 @@ void *afl_custom_init(void *afl, unsigned int seed)
 	if (!w->runner || weft_runner_set_feedback(w->runner, 0) != 0 ||
 	    !(w->mutator = weft_mutator_new(w->runner, verify))) {
 		fputs("weft: afl mutator: out of memory\n", stderr);
+		afl_custom_deinit(w);
+		return NULL;
+	}
+	if (mode && strncmp(mode, "only:", 5) == 0 && weft_mutator_only_arm(w->mutator, mode + 5)) {
+		fprintf(stderr, "weft: afl mutator: WEFT_MUTATOR=%s: no such mutation\n", mode);
 		afl_custom_deinit(w);
 		return NULL;
 	}
