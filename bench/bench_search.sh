@@ -16,6 +16,10 @@
 #   fuzz-nofeedback  the same with WEFT_FEEDBACK=none in the environment
 #   fuzz-bytes       the same with WEFT_MUTATOR=off: libFuzzer's byte mutations
 #                    alone (the fuzzer before issue 17)
+#   fuzz-only:ARM    the same with WEFT_MUTATOR=only:ARM: every mutation that may
+#                    be that one (weft/mutate.h names them: uniform-fresh,
+#                    pos-fresh, ..., flip, splice); executions = units + the
+#                    mutator's own runs, for measuring one mutation alone
 #   bytes random pct1 pct2 pct3 uniform pos stress
 #                    NAME_buggy_replay --explore=... --seed=S --max-executions=CAP
 # Seconds are wall-clock seconds of the whole process (start-up included),
@@ -38,10 +42,11 @@ run_one() {
 	tmp=$(mktemp -d)
 	start=$(date +%s.%N)
 	case $strategy in
-	fuzz|fuzz-nofeedback|fuzz-bytes)
+	fuzz|fuzz-nofeedback|fuzz-bytes|fuzz-only:*)
 		case $strategy in
 		fuzz) feedback="-u WEFT_FEEDBACK -u WEFT_MUTATOR" ;;
 		fuzz-nofeedback) feedback="-u WEFT_MUTATOR WEFT_FEEDBACK=none" ;;
+		fuzz-only:*) feedback="-u WEFT_FEEDBACK WEFT_MUTATOR=only:${strategy#fuzz-only:}" ;;
 		*) feedback="-u WEFT_FEEDBACK WEFT_MUTATOR=off" ;;
 		esac
 		# No symbolizer for the crash's stack trace: libFuzzer would start
@@ -55,6 +60,9 @@ run_one() {
 		end=$(date +%s.%N)
 		execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$tmp/log" | tail -1)
 		inner=$(sed -n 's/^==weft== mutator: [0-9]* mutations, \([0-9]*\) executions.*/\1/p' "$tmp/log" | tail -1)
+		case $strategy in   # one arm alone: every execution counts
+		fuzz-only:*) [ -z "$execs" ] || execs=$((execs + ${inner:-0})) inner=0 ;;
+		esac
 		verdict=$(sed -n 's/^ASSERTION FAILED: weft: \([a-z-]*\) in .*/\1/p' "$tmp/log" | head -1)
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then status=timeout
 		elif [ "$rc" = 0 ]; then status=cap verdict=pass
@@ -125,7 +133,7 @@ fi
 for t in $TARGETS; do
 	[ -x "$build/${t}_buggy_replay" ] || die "$build/${t}_buggy_replay is missing"
 	case " $STRATEGIES " in
-	*" fuzz "*|*" fuzz-nofeedback "*|*" fuzz-bytes "*)
+	*" fuzz "*|*" fuzz-nofeedback "*|*" fuzz-bytes "*|*" fuzz-only:"*)
 		[ -x "$build/${t}_buggy_fuzz" ] ||
 			die "$build/${t}_buggy_fuzz is missing (the fuzz strategies need a clang build with WEFT_FUZZ)" ;;
 	esac
@@ -133,6 +141,9 @@ done
 for s in $STRATEGIES; do
 	case $s in
 	fuzz|fuzz-nofeedback|fuzz-bytes|bytes|random|uniform|pos|stress|pct[1-9]|pct1[0-6]) ;;
+	fuzz-only:uniform-fresh|fuzz-only:pos-fresh|fuzz-only:walk-fresh|fuzz-only:pct-fresh) ;;
+	fuzz-only:uniform-same|fuzz-only:pos-same|fuzz-only:prefix|fuzz-only:edit-plan) ;;
+	fuzz-only:edit-call|fuzz-only:flip|fuzz-only:splice) ;;
 	*) die "unknown strategy '$s'" ;;
 	esac
 done
@@ -160,7 +171,7 @@ echo "bench_search: $n_jobs runs ($(echo $TARGETS | wc -w) targets, strategies: 
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 startup=-
 case " $STRATEGIES " in   # what a libFuzzer process costs before its first execution
-*" fuzz "*|*" fuzz-nofeedback "*|*" fuzz-bytes "*)
+*" fuzz "*|*" fuzz-nofeedback "*|*" fuzz-bytes "*|*" fuzz-only:"*)
 	first=$(echo $TARGETS | cut -d' ' -f1)
 	mkdir "$work/startup"
 	a=$(date +%s.%N)
