@@ -150,7 +150,10 @@ end_groups() {  # end_groups RUNDIR: TERM every group listed there, KILL what is
 spawn() {  # spawn NAME SECONDS LOG CMD...: CMD under timeout (own group, deadline), in the background
 	sp_name=$1 sp_secs=$2 sp_log=$3; shift 3
 	[ "$sp_secs" -gt 0 ] || sp_secs=1
-	timeout -k 3 "$sp_secs" "$@" >> "$sp_log" 2>&1 &
+	# the child names its group itself before it becomes timeout (same pid): a campaign
+	# killed between the fork and the line after it would leave a group nobody listed
+	sh -c 'echo $$ > "$1"; shift; exec timeout -k 3 "$@"' spawn "$run/$sp_name.pgid" \
+		"$sp_secs" "$@" >> "$sp_log" 2>&1 &
 	spawned=$!
 	echo "$spawned" > "$run/$sp_name.pgid"
 }
@@ -467,7 +470,9 @@ sid=$start-$main deadline=$((start + time))
 run=$out/run/$sid logs=$out/logs/$sid tmp=$out/tmp/$sid
 mkdir -p "$run" "$logs" "$tmp"
 export TMPDIR="$tmp"        # what reducers leave behind when killed stays in OUT/tmp
-( while alive "$main"; do sleep 0.3; done; end_groups "$run" ) > /dev/null 2>&1 &
+# twice: a child forked just before the shell died lists its group, or becomes timeout,
+# a moment later (spawn)
+( while alive "$main"; do sleep 0.3; done; end_groups "$run"; sleep 1; end_groups "$run" ) > /dev/null 2>&1 &
 watchdog=$!
 afl_base=0; [ "$engine" = afl ] && afl_base=$(afl_stat execs_done)
 record_session running
