@@ -22,7 +22,9 @@
 #     failure whose reduction gives another's reproducer is merged into it, and its
 #     signature becomes an alias (OUT/aliases/ID) so later crashes go to the other;
 #   - reduction is pending while failures/ID/reduce.todo exists: a session that is
-#     stopped or reaches its deadline leaves it for the next one;
+#     stopped or reaches its deadline leaves it for the next one, which (libFuzzer)
+#     resumes from failures/ID/reduce.progress, the smallest crash the minimizer had
+#     found, so a reduction longer than any one session still ends;
 #   - --time is a deadline for everything, reduction included;
 #   - every child runs in a process group of its own (coreutils timeout, which also
 #     enforces the deadline), listed in OUT/run/SESSION/; a watchdog ends those groups
@@ -371,12 +373,20 @@ triage() {  # triage [all]: crash files not yet triaged (without "all": only tho
 reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for later)
 	d=$1 left=$((deadline - $(date +%s)))
 	[ "$left" -gt 0 ] && [ "$how" != interrupted ] || return 1
-	echo "   reducing $(basename "$d") (${left}s left)"
 	rm -f "$d/.reduced.bin" "$d/.reduced.bin.txt"
 	if [ "$engine" = libfuzzer ]; then
-		spawn reduce "$left" "$d/reduce.log" sh "$reduce" --build "$build" "$target" \
-			"$d/crash.bin" "$d/.reduced.bin"
+		# resumed from the smallest crash an earlier, stopped reduction found (reduce.progress:
+		# the minimizer's artifact, rewritten at each step); a file cut short by a kill that no
+		# longer fails is dropped
+		from=$d/crash.bin
+		[ -s "$d/reduce.progress" ] && "$replay" --quiet --expect=fail "$d/reduce.progress" > /dev/null 2>&1 &&
+			from=$d/reduce.progress
+		echo "   reducing $(basename "$d") (${left}s left$([ "$from" = "$d/crash.bin" ] ||
+			echo ", resumed from $(wc -c < "$from") bytes"))"
+		spawn reduce "$left" "$d/reduce.log" sh "$reduce" --build "$build" --progress "$d/reduce.progress" \
+			"$target" "$from" "$d/.reduced.bin"
 	else
+		echo "   reducing $(basename "$d") (${left}s left)"
 		spawn reduce "$left" "$d/reduce.log" sh -c 'afl-tmin -i "$1" -o "$2.tmin" -- "$3" &&
 			"$4" --quiet --simplify="$2" "$2.tmin" && "$4" "$2" 2>&1 | grep -v "^weft-replay:\|^==weft== input " > "$2.txt"' \
 			sh "$d/crash.bin" "$d/.reduced.bin" "$fuzz" "$replay"
@@ -392,9 +402,9 @@ reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for lat
 		"$replay" --quiet --expect=fail --html="$d/.reduced.html" "$d/.reduced.bin" > /dev/null 2>&1 &&
 			mv -f "$d/.reduced.html" "$d/report.html"
 		mv -f "$d/.reduced.bin.txt" "$d/report.txt" && mv -f "$d/.reduced.bin" "$d/reproducer.bin" &&
-			rm -f "$d/reduce.todo" ;;
+			rm -f "$d/reduce.todo" "$d/reduce.progress" ;;
 	1|2)	echo "$self: could not reduce; the crash itself is the reproducer" >> "$d/reduce.log"
-		rm -f "$d/reduce.todo" ;;
+		rm -f "$d/reduce.todo" "$d/reduce.progress" ;;
 	*)	echo "$self: reduction stopped (status $rc); the next session resumes it" >> "$d/reduce.log"
 		return 1 ;;
 	esac

@@ -10,6 +10,10 @@
 # pass and the final report; writes OUT (the reproducer) and OUT.txt (the report).
 # Installed (cmake --install) as bin/weft-reduce; it then takes the binaries of the
 # user's build: --build DIR, or the current directory.
+# --progress FILE makes a reduction resumable: libFuzzer's minimizer writes each smaller
+# crash it finds to FILE (its -exact_artifact_path, rewritten at every step), so a
+# reduction that is killed leaves its smallest crash there, and a later one given FILE
+# as CRASH starts from it (scripts/weft_campaign.sh does both).
 self=$(basename "$0")
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/../CMakeLists.txt" ] && [ -f "$here/weft_campaign.sh" ]; then
@@ -20,7 +24,7 @@ else
 fi
 usage() {
 	cat <<USAGE
-usage: $self [--build DIR] [--runs N] [--seed N] TARGET CRASH OUT
+usage: $self [--build DIR] [--runs N] [--seed N] [--progress FILE] TARGET CRASH OUT
   TARGET      a built target, e.g. counter_buggy or my_queue (DIR/TARGET_fuzz, a
               libFuzzer build, and DIR/TARGET_replay)
   CRASH       the crash file the fuzzer wrote
@@ -29,15 +33,17 @@ usage: $self [--build DIR] [--runs N] [--seed N] TARGET CRASH OUT
               (default: $build_default)
   --runs N    libFuzzer -runs per minimization step (default: 20000)
   --seed N    libFuzzer -seed for the minimization (default: 1)
+  --progress FILE  keep the minimizer's smallest crash so far in FILE (kept if killed;
+              pass FILE as CRASH to resume from it)
 Exit status: 0 done, 1 the crash does not reproduce, 2 bad usage or missing binaries.
 USAGE
 }
-runs=20000 seed=1
+runs=20000 seed=1 progress=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build|--runs|--seed)
+	--build|--runs|--seed|--progress)
 		[ $# -ge 2 ] || { echo "$self: $1 needs a value" >&2; usage >&2; exit 2; }
-		case $1 in --build) build=$2 ;; --runs) runs=$2 ;; --seed) seed=$2 ;; esac
+		case $1 in --build) build=$2 ;; --runs) runs=$2 ;; --seed) seed=$2 ;; --progress) progress=$2 ;; esac
 		shift 2 ;;
 	--help|-h) usage; exit 0 ;;
 	--*) echo "$self: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -59,9 +65,13 @@ trap 'rm -rf "$tmp"' EXIT
 	{ echo "$self: $crash does not fail on $target:" >&2; cat "$tmp/check.log" >&2; exit 1; }
 echo "== $crash: $(cut -d' ' -f1-5 "$tmp/crash.txt") (preemptions, switches, operations, threads, verdict)"
 echo "== libFuzzer -minimize_crash=1 (-runs=$runs per step)"
-"$fuzz" -minimize_crash=1 -runs="$runs" -seed="$seed" -exact_artifact_path="$tmp/fuzzer.bin" \
+artifact=${progress:-$tmp/fuzzer.bin}
+# a progress file that is not the crash being reduced is another reduction's: not reused
+[ -z "$progress" ] || [ "$progress" = "$crash" ] || rm -f "$progress"
+"$fuzz" -minimize_crash=1 -runs="$runs" -seed="$seed" -exact_artifact_path="$artifact" \
 	"$crash" > "$tmp/minimize.log" 2>&1
-[ -s "$tmp/fuzzer.bin" ] || cp "$crash" "$tmp/fuzzer.bin"   # nothing shorter found
+# nothing shorter found: the crash itself (CRASH may be the progress file: not copied onto itself)
+if [ -s "$artifact" ]; then cp "$artifact" "$tmp/fuzzer.bin"; else cp "$crash" "$tmp/fuzzer.bin"; fi
 "$replay" --quiet --expect=fail --complexity "$tmp/fuzzer.bin" > "$tmp/fuzzer.txt" 2> /dev/null
 echo "   $(wc -c < "$crash") bytes -> $(wc -c < "$tmp/fuzzer.bin") bytes, complexity $(cut -d' ' -f1-4 "$tmp/fuzzer.txt")"
 echo "== weft simplification ($target""_replay --simplify)"
