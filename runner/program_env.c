@@ -15,7 +15,10 @@
  * time passes: the logical clock moves to the sleeper's deadline if it is not
  * past it already.  State: the clock and the semaphore, one process-wide copy
  * (one execution runs at a time per process), reset at every execution's start
- * by the program glue (weft_program_env_reset).
+ * by the program glue (weft_program_env_reset), which also puts libc's
+ * pseudo-random generators (rand, random, drand48) back to a fresh process's
+ * state: the program's globals are restored per execution, libc's are not.
+ * Real entropy (getrandom, arc4random, /dev/urandom) is not caught.
  */
 #define _GNU_SOURCE
 #include "weft/program.h"
@@ -33,11 +36,23 @@ static unsigned long long logical_ns;    /* since WEFT_LOGICAL_EPOCH, this execu
 static sem_t never_posted;
 static int sem_ready;
 
+static void sleep_setup(void)
+{
+	if (!sem_ready)
+		sem_ready = sem_init(&never_posted, 0, 0) == 0;
+}
+
 void weft_program_env_reset(void)
 {
 	logical_ns = 0;
-	if (!sem_ready)
-		sem_ready = sem_init(&never_posted, 0, 0) == 0;
+	sleep_setup();
+	/* libc's generators as a fresh process has them, so a draw depends on this
+	 * execution alone: rand() and random() as if srand(1) (C11 7.22.2.2; one state
+	 * in glibc, both set), drand48() and its family at their documented initial
+	 * state 0x1234ABCD330E, which srand48(0x1234ABCD) sets. */
+	srand(1);
+	srandom(1);
+	srand48(0x1234ABCD);
 }
 
 void weft_exit(int status)
@@ -64,8 +79,7 @@ int weft_sleep_ns_at(unsigned long long ns, weft_site *site)
 		struct timespec t = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
 		return nanosleep(&t, NULL);
 	}
-	if (!sem_ready)
-		weft_program_env_reset();
+	sleep_setup();
 	unsigned long long deadline = logical_ns + ns;
 	int saved = errno;
 	weft_sem_wait_at(&never_posted, 2, site);   /* returns when the wait times out */

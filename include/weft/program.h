@@ -62,7 +62,8 @@ WEFT_API time_t weft_time(time_t *now);
 WEFT_API int weft_gettimeofday(struct timeval *now, void *zone);
 WEFT_API FILE *weft_program_stdout(void);
 WEFT_API int weft_program_puts(const char *s);
-/* The glue (harness/program_main.c) at the start of every execution: clock to the epoch. */
+/* The glue (harness/program_main.c) at the start of every execution: clock to the epoch,
+ * rand()/random()/drand48() to a fresh process's state. */
 WEFT_API void weft_program_env_reset(void);
 
 #ifdef __cplusplus
