@@ -24,9 +24,12 @@
  * (harness/program_interpose.c), so libraries, objects built without this
  * header and C++ go through weft too, with one site per function.
  *
- * atomic_thread_fence is renamed too (a fence orders weak memory, issue 18).
- * Not covered: atomic_flag_*, atomic_signal_fence, function pointers to the renamed functions
- * (taking &pthread_mutex_lock gets the real one), plain memory accesses.
+ * atomic_thread_fence, __atomic_thread_fence and __sync_synchronize are renamed
+ * too (a fence orders weak memory, issue 18), and the flag builtins
+ * __atomic_test_and_set and __atomic_clear on a bool or char.
+ * Not covered: atomic_flag_*, atomic_signal_fence, the generic (non-_n)
+ * __atomic_load/store/exchange/compare_exchange, function pointers to the renamed
+ * functions (taking &pthread_mutex_lock gets the real one), plain memory accesses.
  *
  * With WEFT_INSTRUMENTED (code built with weft's pass plugin, <weft/instrument.h>)
  * only the blocking calls are renamed: the pass makes every atomic instruction
@@ -218,6 +221,13 @@ extern "C" int weft_program_main(int argc, char **argv);
 	__atomic_compare_exchange_n((p), &weft_expected_old_, (new), 0,        \
 				    WEFT_DROPIN_SEQ, WEFT_DROPIN_SEQ);         \
 	weft_expected_old_; })
+/* the flag builtins, on a bool or char object (test-and-set spin locks are written
+ * with them; unrenamed, a spinner would have no switch point), and the fences */
+#define __atomic_test_and_set(p, mo) \
+	((_Bool)__atomic_exchange_n((unsigned char *)(p), (unsigned char)1, (mo)))
+#define __atomic_clear(p, mo) __atomic_store_n((unsigned char *)(p), (unsigned char)0, (mo))
+#define __atomic_thread_fence(mo) weft_atomic_thread_fence(mo)
+#define __sync_synchronize() weft_atomic_thread_fence(__ATOMIC_SEQ_CST)
 
 #endif /* WEFT_INSTRUMENTED */
 
