@@ -2,9 +2,10 @@
 # tests/program_rand.sh REPLAY N - libc's pseudo-random generators start every
 # execution as in a fresh process (runner/program_env.c, weft_program_env_reset):
 # tests/program_rand.c, whose verdict is which of two threads drew first from
-# rand() and drand48(), gives for each of N generated inputs replayed one after
-# another in one process exactly the verdict and trace hash of a fresh process,
-# and the inputs include passing and failing ones.
+# rand() and drand48(), gives for each of N generated inputs and two failing ones,
+# replayed one after another in one process, exactly the verdict and trace hash of
+# a fresh process, and the inputs include passing and failing ones.  Without the
+# reset the comparison fails (most inputs after the first draw other values).
 replay=$1 n=${2:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -18,6 +19,11 @@ awk -v n="$n" -v dir="$tmp/in" 'BEGIN {
 		printf "%s", s > f; close(f)
 	}
 }'
+# and two inputs on which the second worker draws first (the assertion fails), so that
+# failing inputs are there whatever N is
+printf '\007\002\057\006' > "$tmp/in/fail-1"
+printf '\002\003\007\012\236\001' > "$tmp/in/fail-2"
+n=$((n + 2))
 "$replay" --hash "$tmp/in" > "$tmp/one" 2>/dev/null
 [ "$(wc -l < "$tmp/one")" -eq "$n" ] || fail "one process: $(wc -l < "$tmp/one") lines for $n inputs"
 for f in "$tmp"/in/*; do
