@@ -1,6 +1,6 @@
 /*
  * tests/program_rand.c - a whole program whose verdict depends on libc's
- * pseudo-random generators and on the interleaving (tests/program_rand.sh).
+ * pseudo-random generators and on the interleaving (tests/program_globals.sh).
  *
  * Two threads each draw from rand() and from drand48(); which thread draws first
  * is the schedule's choice.  In a fresh process (rand as if srand(1), drand48
