@@ -63,7 +63,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$replay" --quiet --expect=fail --complexity "$crash" > "$tmp/crash.txt" 2> "$tmp/check.log" ||
 	{ echo "$self: $crash does not fail on $target:" >&2; cat "$tmp/check.log" >&2; exit 1; }
-echo "== $crash: $(cut -d' ' -f1-5 "$tmp/crash.txt") (preemptions, switches, operations, threads, verdict)"
+# the complexity tuple (it may start with weak reads), then the verdict
+complexity() { sed 's/^\(([^)]*)\).*/\1/' "$1"; }
+echo "== $crash: $(complexity "$tmp/crash.txt") $(sed 's/^([^)]*) \([^ ]*\).*/\1/' "$tmp/crash.txt") (preemptions, switches, operations, threads, verdict)"
 echo "== libFuzzer -minimize_crash=1 (-runs=$runs per step)"
 artifact=${progress:-$tmp/fuzzer.bin}
 # a progress file that is not the crash being reduced is another reduction's: not reused
@@ -71,9 +73,10 @@ artifact=${progress:-$tmp/fuzzer.bin}
 "$fuzz" -minimize_crash=1 -runs="$runs" -seed="$seed" -exact_artifact_path="$artifact" \
 	"$crash" > "$tmp/minimize.log" 2>&1
 # nothing shorter found: the crash itself (CRASH may be the progress file: not copied onto itself)
-if [ -s "$artifact" ]; then cp "$artifact" "$tmp/fuzzer.bin"; else cp "$crash" "$tmp/fuzzer.bin"; fi
+if [ ! -s "$artifact" ]; then cp "$crash" "$tmp/fuzzer.bin"
+elif [ "$artifact" != "$tmp/fuzzer.bin" ]; then cp "$artifact" "$tmp/fuzzer.bin"; fi
 "$replay" --quiet --expect=fail --complexity "$tmp/fuzzer.bin" > "$tmp/fuzzer.txt" 2> /dev/null
-echo "   $(wc -c < "$crash") bytes -> $(wc -c < "$tmp/fuzzer.bin") bytes, complexity $(cut -d' ' -f1-4 "$tmp/fuzzer.txt")"
+echo "   $(wc -c < "$crash") bytes -> $(wc -c < "$tmp/fuzzer.bin") bytes, complexity $(complexity "$tmp/fuzzer.txt")"
 echo "== weft simplification ($target""_replay --simplify)"
 "$replay" --quiet --simplify="$out" "$tmp/fuzzer.bin" 2> "$tmp/simplify.log" ||
 	{ cat "$tmp/simplify.log" >&2; echo "$self: --simplify failed" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/systematic_program_files.sh BUILD - the input systematic mode writes for
 # a whole program replays its failure.  A program's spawned threads have a
-# schedule only where the input lists them (the format's threads 1..7); the
+# schedule only where the input lists them (the format's threads 1..15); the
 # failures below need a preemption in a spawned thread, which used to be left
 # out of the file ("does not replay to this failure").  Each is found with one
 # preemption, written, and replays with the same verdict in the replay binary.

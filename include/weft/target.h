@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 #define WEFT_MAX_ARGS 4        /* arguments per operation */
-#define WEFT_MAX_THREADS 8     /* managed threads per execution */
+#define WEFT_MAX_THREADS 16    /* threads of a scenario; a program's first 16 have control bytes */
 #define WEFT_MAX_OPS 8         /* operations per thread */
 /*
  * Managed threads of a whole program (WEFT_PROGRAM_TARGET): main and every
