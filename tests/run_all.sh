@@ -15,6 +15,8 @@ for tool in cmake gcc clang afl-fuzz zip unzip pkg-config; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "run_all: '$tool' not found (see README: Requirements)"; exit 2; }
 done
 
+t0=$(date +%s)
+took() { echo "=== $1 took $(($(date +%s) - t0)) s ==="; t0=$(date +%s); }   # CI's time, per stage
 run_suite() {  # run_suite NAME CC SANITIZE
 	name=$1 cc=$2 sanitize=$3
 	echo "=== $name: configure and build ==="
@@ -24,8 +26,10 @@ run_suite() {  # run_suite NAME CC SANITIZE
 	cmake --build "$builds/$name" -j "$jobs" 2>&1 | grep -E "warning|error|Error" && {
 		echo "run_all: $name build has warnings or errors (-Wall -Wextra must be clean)"; exit 1; } || true
 	cmake --build "$builds/$name" -j "$jobs" > /dev/null
+	took "$name build"
 	echo "=== $name: test ==="
 	(cd "$builds/$name" && ctest --output-on-failure -j "$jobs")
+	took "$name tests"
 }
 
 mkdir -p "$builds"
@@ -38,6 +42,9 @@ run_suite clang clang OFF
 run_suite clang-asan clang ON
 echo "=== ecosystem: AFL++, OSS-Fuzz build (emulated), installed package ==="
 sh "$root/tests/ecosystem/afl.sh" "$builds/afl"
+took "ecosystem: AFL++"
 sh "$root/tests/ecosystem/oss_fuzz.sh"
+took "ecosystem: OSS-Fuzz build"
 sh "$root/tests/ecosystem/install.sh"
+took "ecosystem: installed package"
 echo "run_all: all four suites and the ecosystem stage passed"
