@@ -72,7 +72,7 @@ artifact=${progress:-$tmp/fuzzer.bin}
 [ -z "$progress" ] || [ "$progress" = "$crash" ] || rm -f "$progress"
 "$fuzz" -minimize_crash=1 -runs="$runs" -seed="$seed" -exact_artifact_path="$artifact" \
 	"$crash" > "$tmp/minimize.log" 2>&1
-# nothing shorter found: the crash itself (CRASH may be the progress file: not copied onto itself)
+# fuzzer.bin: the minimizer's smallest crash, or the crash itself when it wrote none
 if [ ! -s "$artifact" ]; then cp "$crash" "$tmp/fuzzer.bin"
 elif [ "$artifact" != "$tmp/fuzzer.bin" ]; then cp "$artifact" "$tmp/fuzzer.bin"; fi
 "$replay" --quiet --expect=fail --complexity "$tmp/fuzzer.bin" > "$tmp/fuzzer.txt" 2> /dev/null
