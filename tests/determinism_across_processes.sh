@@ -4,7 +4,7 @@
 # golden/counter_buggy_hashes.txt (made once, by another build and compiler):
 # determinism across processes, compilers and machines.
 # Regenerate the golden file after changing targets/counter.c or the trace format:
-#   sh tests/determinism_across_processes.sh $PWD/build/gcc/counter_buggy_replay --regenerate
+#   sh tests/determinism_across_processes.sh $PWD/build/clang/counter_buggy_replay --regenerate
 replay=$1
 here=$(cd "$(dirname "$0")" && pwd)
 golden=$here/golden/counter_buggy_hashes.txt
