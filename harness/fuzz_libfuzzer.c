@@ -50,6 +50,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "weft/mutate.h"
 #include "weft/run.h"
@@ -201,10 +202,13 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
 }
 #endif
 
+/* -error_exitcode= (libFuzzer's status for a deadly signal): weft ends with it too */
+static int error_exit_code = 77;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	(void)argc;
-	(void)argv;
+	if (argc && argv)
+		error_exit_code = weft_crash_file_options(*argc, *argv);
 	feedback_setup();
 	mutator_setup();
 	return 0;
@@ -294,6 +298,38 @@ static void print_stats(void)
 			s.check_unknown, s.executions);
 }
 
+/*
+ * A death inside an execution (a sanitizer's error, a fatal signal: runner/death.c)
+ * writes that execution's bytes as libFuzzer's crash file.  libFuzzer cannot:
+ * inside the mutator its current unit is empty.  Under libFuzzer only (the AFL++
+ * driver has no LLVMFuzzerMutate; afl-fuzz keeps the input it gave).  After a
+ * signal, the process ends here with libFuzzer's status: its own handler would
+ * write the empty unit next to ours.  After a sanitizer's error the sanitizer
+ * exits as usual (ours replaced libFuzzer's death callback, so nothing else is
+ * written).
+ */
+static void write_crash_file(void *ctx, const uint8_t *bytes, size_t size, int signal)
+{
+	(void)ctx;
+	fputs("==weft== the execution that died, as an input that replays it:\n", stderr);
+	fflush(stderr);
+	weft_crash_file_write(bytes, size);
+	if (signal)
+		_exit(error_exit_code);
+}
+
+static void install_death_sink(weft_runner *r)
+{
+#if !defined(__AFL_COMPILER)
+	if (LLVMFuzzerMutate) {
+		weft_runner_on_death(r, write_crash_file, NULL);
+		return;
+	}
+#endif
+	(void)write_crash_file;
+	weft_runner_report_on_death(r);   /* ASan: weft's report after ASan's */
+}
+
 static weft_runner *fuzz_runner(void)
 {
 	if (!runner) {
@@ -303,7 +339,7 @@ static weft_runner *fuzz_runner(void)
 			exit(2);
 		}
 		runner = weft_runner_new(weft_fuzz_target());
-		weft_runner_report_on_death(runner);   /* ASan: weft's report after ASan's */
+		install_death_sink(runner);
 		feedback_setup();
 		if (!runner || weft_runner_set_feedback(runner, feedback_kinds) != 0) {
 			fputs("weft: out of memory creating the runner\n", stderr);

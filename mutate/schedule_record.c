@@ -215,6 +215,25 @@ static void write_plan(input_scenario *s, const mutate_recorder *r)
 	s->first_plan[s->n_calls] = s->n_plan;
 }
 
+/*
+ * The run so far as bytes (runner_progress_set): the scenario with the switches
+ * and data choices recorded up to now.  For a death inside a sampled run (the
+ * process ends there; the bytes replay the schedule up to the death, and
+ * replay's default picks after it never run); uses the verify scratch.
+ */
+static size_t record_progress(void *self, uint8_t *out, size_t cap)
+{
+	mutate_recorder *r = self;
+	input_scenario *s = &r->replay;
+	*s = *r->scenario;
+	write_plan(s, r);
+	s->n_data = r->n_data;
+	memcpy(s->data, r->data, r->n_data * sizeof r->data[0]);
+	size_t n = input_scenario_encode(s, weft_runner_target(r->run), runner_bounds(r->run), out,
+					 cap);
+	return n == INPUT_ENCODE_FAILED ? RUNNER_NO_BYTES : n;
+}
+
 unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_strategy *inner,
 			   uint64_t follow, mutate_recorder *r)
 {
@@ -237,6 +256,8 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 		.pick = record_pick,
 		.choose = record_choose,
 	};
+	r->run = run;
+	runner_progress_set(run, record_progress, r);
 	if (r->judge)
 		r->hash = (runner_run_speculative(run, s, st, &r->result), r->result.trace_hash);
 	else
@@ -256,5 +277,6 @@ int mutate_record_verify(weft_runner *run, mutate_recorder *r, const uint8_t *by
 	input_scenario_decode(s, weft_runner_target(run), b, &c);
 	input_plan_reader p = { .scenario = s, .choices = &c,
 				.n_slots = b->program ? b->max_threads : s->n_threads };
+	runner_progress_input(run, bytes, size);
 	return runner_run_unjudged(run, s, input_schedule_bytes(&p), NULL) == r->hash;
 }

@@ -59,6 +59,7 @@ typedef struct mutate_record_entry {
 typedef struct mutate_recorder {
 	const sched_strategy *inner;          /* NULL: follow the plan to the end */
 	const input_scenario *scenario;       /* whose plan is followed */
+	weft_runner *run;                     /* the runner it records on */
 	const sched_trace *trace;             /* the running execution's (runner_trace) */
 	unsigned n_slots;
 	uint64_t follow;                      /* unforced picks answered from the plan */

@@ -55,6 +55,13 @@ struct weft_runner {
 	bool show_first;               /* this input's verdict is nondeterministic: show it */
 	runner_feedback *feedback;    /* NULL: no features computed (the default) */
 	unsigned feedback_kinds;
+	/* the execution in progress, as bytes that replay it (death.c): weft_runner_run's
+	   input, or the writer a mode named (runner_progress_set); reset after each run */
+	bool running;
+	const uint8_t *progress_data;
+	size_t progress_size;
+	runner_progress_fn progress_fn;
+	void *progress_self;
 };
 
 static const weft_model *model_of(const weft_target *t)
@@ -598,6 +605,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		.body = run_thread_calls,
 		.body_ctx = r,
 	};
+	r->running = true;   /* from setup to teardown: a death anywhere in it is this input's */
 	r->instance = r->target->setup ? r->target->setup() : NULL;
 	r->n_post_run = 0;
 	run_init_part(r);
@@ -618,12 +626,15 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 	if (r->target->teardown)
 		r->target->teardown(r->instance);
 	r->instance = NULL;
+	r->running = false;
+	r->progress_fn = NULL;   /* a mode names its writer again before its next run */
 	return v;
 }
 
 /* Decode, execute and judge the input once. */
 static weft_verdict execute_once(weft_runner *r, const uint8_t *data, size_t size)
 {
+	runner_progress_input(r, data, size);   /* the input replays this run */
 	input_choices_init(&r->choices, data, size);
 	input_scenario_decode(&r->scenario, r->target, &r->bounds, &r->choices);
 	r->plan.scenario = &r->scenario;
@@ -855,65 +866,65 @@ void weft_runner_report(const weft_runner *r, FILE *out)
 	report_print(out, &c);
 }
 
+void runner_progress_set(weft_runner *r, runner_progress_fn fn, void *self)
+{
+	r->progress_fn = fn;
+	r->progress_self = self;
+	r->progress_data = NULL;
+	r->progress_size = 0;
+}
+
+void runner_progress_input(weft_runner *r, const uint8_t *data, size_t size)
+{
+	runner_progress_set(r, NULL, NULL);
+	r->progress_data = data ? data : (const uint8_t *)"";
+	r->progress_size = size;
+}
+
+bool runner_in_execution(const weft_runner *r)
+{
+	return r && r->running;
+}
+
+const uint8_t *runner_progress(weft_runner *r, uint8_t *buf, size_t cap, size_t *size)
+{
+	*size = 0;
+	if (!runner_in_execution(r))
+		return NULL;
+	if (r->progress_data || !r->progress_fn) {
+		*size = r->progress_size;
+		return r->progress_data;
+	}
+	size_t n = r->progress_fn(r->progress_self, buf, cap);
+	if (n == RUNNER_NO_BYTES)
+		return NULL;
+	*size = n;
+	return buf;
+}
+
 /*
- * The execution in progress, as far as it went: for a sanitizer's death
- * callback (harness glue), on the managed thread that hit the error while the
- * other threads and the controller are parked.  Only data is read and
- * printed; nothing is run.  The verdict is `error`, the message says why.
+ * The execution in progress, as far as it went: for a death hook (death.c),
+ * on the managed thread that died while the other threads and the controller
+ * are parked.  Only data is read and printed; nothing is run.  The verdict
+ * is `error`, the message says why (`cause`).
  */
-void weft_runner_report_dying(weft_runner *r, FILE *out)
+void runner_report_dying(weft_runner *r, FILE *out, const char *cause)
 {
 	if (!r || !r->exec.current)
 		return;   /* not inside an execution: nothing of weft's to add */
 	build_history(r);
 	r->has_final = 0;
 	snprintf(r->message, sizeof r->message,
-		 "the process died during this execution (the sanitizer's report above): "
-		 "the interleaving up to that point");
+		 "the process died during this execution (%s): the interleaving up to that point",
+		 cause);
 	fill_result(r, WEFT_ERROR);
 	weft_runner_report(r, out);
 	fflush(out);
 }
 
-/*
- * ASan, when linked in (weak: NULL otherwise), calls back with each error
- * report it has printed, before the process dies.  Not the sanitizers' death
- * callback: libFuzzer owns that one (it writes the crash file there) and there
- * is one per process.  One runner per process gets the callback (the harness
- * glue's): process-wide by nature.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define RUNNER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RUNNER_ASAN 1
-#endif
-#endif
-/*
- * Only when libweft itself is built with ASan (as the fiber annotations): a
- * call to an __asan_ function in another build is what OSS-Fuzz's
- * check_mixed_sanitizers rejects (tests/ecosystem/oss_fuzz.sh, UBSan build).
- */
-#ifdef RUNNER_ASAN
-extern void __asan_set_error_report_callback(void (*callback)(const char *)) __attribute__((weak));
-#endif
-static weft_runner *dying_runner;
-
-static void report_on_error(const char *asan_report)
+void weft_runner_report_dying(weft_runner *r, FILE *out)
 {
-	(void)asan_report;   /* already printed by ASan */
-	weft_runner_report_dying(dying_runner, stderr);
-}
-
-void weft_runner_report_on_death(weft_runner *r)
-{
-	dying_runner = r;
-#ifdef RUNNER_ASAN
-	if (__asan_set_error_report_callback)
-		__asan_set_error_report_callback(report_on_error);
-#else
-	(void)report_on_error;
-#endif
+	runner_report_dying(r, out, "the sanitizer's report above");
 }
 
 void weft_runner_report_json(const weft_runner *r, FILE *out)

@@ -62,6 +62,30 @@ bool runner_exe_thread_local(const char **name, const char **file);
  * instead of the process (exit_guard.c).  Once per process; idempotent.
  */
 void runner_exit_guard_install(void);
+/*
+ * The execution in progress, as bytes that replay it (death.c writes them
+ * when the process dies in it).  weft_runner_run's input is its own; a mode
+ * that runs a scenario under its own strategy (the mutator's recorder, the
+ * systematic explorer, explore) names, before each run, a writer `fn` of the
+ * bytes of the run so far (the schedule up to a death reproduces the death):
+ * fn(self, out, cap) returns their size (at most cap), or RUNNER_NO_BYTES.
+ * Each run forgets the writer when it ends.
+ */
+#define RUNNER_NO_BYTES ((size_t)-1)
+typedef size_t (*runner_progress_fn)(void *self, uint8_t *out, size_t cap);
+void runner_progress_set(weft_runner *r, runner_progress_fn fn, void *self);
+/* The next run is these bytes' (a mode that runs bytes under its own plan reader). */
+void runner_progress_input(weft_runner *r, const uint8_t *data, size_t size);
+/* Whether `r` is inside an execution (setup to teardown). Signal-safe read. */
+bool runner_in_execution(const weft_runner *r);
+/*
+ * The bytes of the execution in progress: the input itself, or written into
+ * buf (cap bytes) by the mode's writer; NULL when not in an execution or not
+ * known.  *size gets their size.
+ */
+const uint8_t *runner_progress(weft_runner *r, uint8_t *buf, size_t cap, size_t *size);
+/* weft_runner_report_dying with the cause of death named in the message. */
+void runner_report_dying(weft_runner *r, FILE *out, const char *cause);
 /* How the runner's managed threads are made: chosen at creation (runner.c). */
 sched_backend runner_backend(const weft_runner *r);
 /*

@@ -130,6 +130,44 @@ WEFT_API void weft_runner_report_dying(weft_runner *runner, FILE *out);
  * wins.  No effect without ASan.
  */
 WEFT_API void weft_runner_report_on_death(weft_runner *runner);
+/*
+ * What becomes of a death's reproducer (weft_runner_on_death): called once per
+ * process, on the thread that died, with the bytes of the execution in
+ * progress (they replay it up to the death: the input itself, or the schedule
+ * a mode was running, written so far) and the signal that killed it (0: a
+ * sanitizer's error).  It may end the process (write, then _exit).
+ */
+typedef void (*weft_death_sink)(void *ctx, const uint8_t *bytes, size_t size, int signal);
+/*
+ * Whatever kills the process during an execution of `runner` (an ASan or UBSan
+ * error, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT in the program, a fiber stack
+ * overflow) prints weft's report of the execution so far (after the
+ * sanitizer's) and hands its bytes to `sink` (may be NULL: the report only);
+ * then the process dies as it would have.  Replaces the sanitizers' death
+ * callback (libFuzzer's: call this after libFuzzer started, at the first input,
+ * and let the sink do its duty: weft_crash_file_write).  Fatal signals are
+ * chained to the previous handlers; under ASan, SIGSEGV, SIGBUS and SIGFPE are
+ * left to ASan, which dies through the death callback.  Installs an alternate
+ * signal stack on the calling thread if it has none.  One runner per process;
+ * the last call wins.  Outside an execution nothing of weft's happens.
+ */
+WEFT_API void weft_runner_on_death(weft_runner *runner, weft_death_sink sink, void *ctx);
+/*
+ * libFuzzer's artifact options, read from its command line
+ * (-artifact_prefix=, -exact_artifact_path=, -error_exitcode=; the last of each
+ * wins) for weft_crash_file_write.  Returns the error exit code (77 unless
+ * given).  Writing is off when libFuzzer runs the files it was given (it
+ * writes no artifact then) and under -help=1 / -merge=1.
+ */
+WEFT_API int weft_crash_file_options(int argc, char **argv);
+/*
+ * Write `bytes` as libFuzzer writes a crash: at -exact_artifact_path, else at
+ * ARTIFACT_PREFIX "crash-" SHA1-of-the-bytes, and print libFuzzer's lines
+ * ("artifact_prefix='P'; Test unit written to PATH", "Base64: ..." up to 256
+ * bytes) on stderr.  For a death sink: open/write/close only, no allocation.
+ * Returns 0, or -1 when writing is off or failed (then says why on stderr).
+ */
+WEFT_API int weft_crash_file_write(const uint8_t *bytes, size_t size);
 /* The same report as one JSON object (format: report/report_json.c). */
 WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
 /*
