@@ -6,7 +6,11 @@
 # heap-* words: AddressSanitizer's report; KIND,KIND...: any one of them, for a
 # bug with more than one symptom) within BUGGY_RUNS runs (the runs it
 # needed are printed); DIR/NAME_fixed_fuzz survives FIXED_RUNS runs (seed 1)
-# with no report.  The generalization of fuzz_counter.sh and
+# with no report.  A failure that kills the process (KIND heap-*: ASan's report)
+# leaves one crash file, not empty, that replays to that error in
+# DIR/NAME_buggy_replay and in the fuzz binary (issue 29: inside the
+# structure-aware mutator libFuzzer's own crash file was empty; runner/death.c).
+# The generalization of fuzz_counter.sh and
 # fuzz_fixed_survives.sh; minimization is fuzz_counter.sh's business.
 dir=$(cd "$1" && pwd) || exit 1
 buggy_runs=$2 fixed_runs=$3
@@ -43,8 +47,23 @@ finds()
 	done
 	[ -n "$found" ] ||
 		{ fail "$1_buggy, seed $2: not a $3 failure"; grep '^==weft==' fuzz.log; return; }
+	case $found in heap-*) replays "$1" "$2" "$found" || return ;; esac
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
-	echo "$1_buggy seed $2: $found failure after $runs runs"
+	echo "$1_buggy seed $2: $found failure after ${runs:-?} runs"
+}
+
+# replays NAME SEED KIND: the one crash file holds the execution that died.
+replays()
+{
+	set -- "$1" "$2" "$3" crash-*
+	[ $# = 4 ] || { fail "$1_buggy, seed $2: $(($# - 3)) crash files: $*"; return 1; }
+	[ -s "$4" ] || { fail "$1_buggy, seed $2: the crash file is empty"; return 1; }
+	for bin in "$dir/$1_buggy_replay" "$dir/$1_buggy_fuzz"; do
+		"$bin" "$4" > replay.log 2>&1
+		grep -q "ERROR: AddressSanitizer: $3" replay.log ||
+			{ fail "$1_buggy, seed $2: $4 does not replay to $3 in $bin"
+			  tail -5 replay.log; return 1; }
+	done
 }
 
 # survives NAME: the fixed variant completes FIXED_RUNS runs with no report.
