@@ -46,5 +46,14 @@ void harness_cli_print(FILE *out, const harness_cli_option *table, size_t n);
 int harness_cli_count(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 /* "A..B" or "A" (then B = A), each an optionally negative decimal; -1 if malformed or A > B. */
 int harness_cli_range(const char *s, int64_t *lo, int64_t *hi);
+/*
+ * For a mode that runs many executions (--explore, --systematic): a death in
+ * one of them (runner/death.c) prints weft's report, then "TOOL: the process
+ * died in execution N" and writes the execution's bytes, when known, as
+ * crash-<sha1> in the working directory (harness/crash_file.c), which the
+ * replay tool replays.  `runner` is a weft_runner.
+ */
+struct weft_runner;
+void harness_death_leaves_input(struct weft_runner *runner, const char *tool);
 
 #endif /* WEFT_HARNESS_CLI_H */

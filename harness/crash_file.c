@@ -16,6 +16,7 @@
  * write and close; snprintf formats (no allocation for these conversions).
  */
 #include "weft/run.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -209,4 +210,32 @@ int weft_crash_file_write(const uint8_t *bytes, size_t size)
 	if (size <= CRASH_PRINT_MAX)
 		say_base64(bytes, size);
 	return 0;
+}
+
+/* ---- the modes' deaths (cli.h) ---- */
+
+static const char *death_tool;
+static weft_runner *death_runner;
+
+static void mode_died(void *ctx, const uint8_t *bytes, size_t size, int signal)
+{
+	(void)ctx;
+	(void)signal;
+	weft_runner_stats st = weft_runner_stats_get(death_runner);
+	snprintf(line, sizeof line, "%s: the process died in execution %llu (%llu ended "
+		 "before it); its input:\n", death_tool, (unsigned long long)st.executions + 1,
+		 (unsigned long long)st.executions);
+	say(line);
+	if (bytes)
+		weft_crash_file_write(bytes, size);
+	else
+		say("  (not known in this mode: the strategy's schedule is not kept as bytes; "
+		    "--explore=bytes and the fuzzer write it)\n");
+}
+
+void harness_death_leaves_input(weft_runner *runner, const char *tool)
+{
+	death_tool = tool;
+	death_runner = runner;
+	weft_runner_on_death(runner, mode_died, NULL);
 }

@@ -284,6 +284,7 @@ static int harness_explore_main(int argc, char **argv, int skip, const weft_targ
 		fprintf(stderr, "weft-explore: out of memory creating the runner\n");
 		return EXPLORE_EXIT_USAGE;
 	}
+	harness_death_leaves_input(r, "weft-explore");   /* a dying execution: report, count, input */
 	int rc = run(r, &c);
 	weft_runner_free(r);
 	return rc;

@@ -204,11 +204,17 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
 
 /* -error_exitcode= (libFuzzer's status for a deadly signal): weft ends with it too */
 static int error_exit_code = 77;
+static int print_final_stats;     /* -print_final_stats=1 */
+static unsigned long long fuzz_inputs;   /* LLVMFuzzerTestOneInput calls: libFuzzer's runs */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	if (argc && argv)
+	if (argc && argv) {
 		error_exit_code = weft_crash_file_options(*argc, *argv);
+		for (int i = 1; i < *argc; i++)
+			if (strcmp((*argv)[i], "-print_final_stats=1") == 0)
+				print_final_stats = 1;
+	}
 	feedback_setup();
 	mutator_setup();
 	return 0;
@@ -313,7 +319,10 @@ static void write_crash_file(void *ctx, const uint8_t *bytes, size_t size, int s
 	(void)ctx;
 	fputs("==weft== the execution that died, as an input that replays it:\n", stderr);
 	fflush(stderr);
-	weft_crash_file_write(bytes, size);
+	if (bytes)   /* always known here: the input, or the mutator's recorder */
+		weft_crash_file_write(bytes, size);
+	if (print_final_stats)   /* libFuzzer's final stats are its death callback's, replaced */
+		fprintf(stderr, "stat::number_of_executed_units: %llu\n", fuzz_inputs);
 	if (signal)
 		_exit(error_exit_code);
 }
@@ -406,6 +415,7 @@ static void die_with_report(weft_runner *runner, const weft_result *res)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	weft_runner *runner = fuzz_runner();
+	fuzz_inputs++;
 	weft_result res;
 	weft_verdict v;
 	/* a mutant the mutator already ran judged is not run twice (weft/mutate.h) */

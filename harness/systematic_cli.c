@@ -281,6 +281,7 @@ static int harness_systematic_main(int argc, char **argv, int skip, const weft_t
 		fprintf(stderr, "weft-systematic: out of memory creating the runner\n");
 		return SYSTEMATIC_EXIT_USAGE;
 	}
+	harness_death_leaves_input(r, "weft-systematic");   /* a dying execution: report, count, input */
 	int rc = run(r, &c);
 	weft_runner_free(r);
 	return rc;

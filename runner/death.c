@@ -84,8 +84,7 @@ static void leave_reproducer(int sig)
 	died = 1;
 	size_t n;
 	const uint8_t *bytes = runner_progress(dying, death_bytes, sizeof death_bytes, &n);
-	if (bytes)
-		sink(sink_ctx, bytes, n, sig);
+	sink(sink_ctx, bytes, bytes ? n : 0, sig);   /* NULL: this mode's bytes are unknown */
 }
 
 static void on_asan_error(const char *asan_report)

@@ -627,7 +627,7 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 		r->target->teardown(r->instance);
 	r->instance = NULL;
 	r->running = false;
-	r->progress_fn = NULL;   /* a mode names its writer again before its next run */
+	runner_progress_set(r, NULL, NULL);   /* a mode names its writer again before a run */
 	return v;
 }
 

@@ -134,8 +134,9 @@ WEFT_API void weft_runner_report_on_death(weft_runner *runner);
  * What becomes of a death's reproducer (weft_runner_on_death): called once per
  * process, on the thread that died, with the bytes of the execution in
  * progress (they replay it up to the death: the input itself, or the schedule
- * a mode was running, written so far) and the signal that killed it (0: a
- * sanitizer's error).  It may end the process (write, then _exit).
+ * a mode was running, written so far; NULL when the mode running cannot
+ * write them) and the signal that killed it (0: a sanitizer's error).  It may
+ * end the process (write, then _exit).
  */
 typedef void (*weft_death_sink)(void *ctx, const uint8_t *bytes, size_t size, int signal);
 /*
