@@ -35,6 +35,7 @@ fi
 usage() {
 	cat <<USAGE
 usage: $self [--build DIR] [--runs N] [--seed N] [--progress FILE] TARGET CRASH OUT
+       $self [--build DIR] --symptom TARGET CRASH
   TARGET      a built target, e.g. counter_buggy or my_queue (DIR/TARGET_fuzz, a
               libFuzzer build, and DIR/TARGET_replay)
   CRASH       the crash file the fuzzer wrote
@@ -45,27 +46,33 @@ usage: $self [--build DIR] [--runs N] [--seed N] [--progress FILE] TARGET CRASH 
   --seed N    libFuzzer -seed for the minimization (default: 1)
   --progress FILE  keep the minimizer's smallest crash so far in FILE (kept if killed;
               pass FILE as CRASH to resume from it)
+  --symptom   only print CRASH's symptom (weft's verdict and site, or "died: KIND at
+              SITE" for a sanitizer's report or a signal) and complexity, on two lines
+              (what scripts/weft_campaign.sh signs a failure with)
 Exit status: 0 done, 1 the crash does not reproduce, 2 bad usage, missing binaries
-or an output that could not be written.
+or an output that could not be written; --symptom: 3 the replay's output was lost
+(neither a verdict nor a death: a full disk?).
 USAGE
 }
-runs=20000 seed=1 progress=
+runs=20000 seed=1 progress= only_symptom=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build|--runs|--seed|--progress)
 		[ $# -ge 2 ] || { echo "$self: $1 needs a value" >&2; usage >&2; exit 2; }
 		case $1 in --build) build=$2 ;; --runs) runs=$2 ;; --seed) seed=$2 ;; --progress) progress=$2 ;; esac
 		shift 2 ;;
+	--symptom) only_symptom=1; shift ;;
 	--help|-h) usage; exit 0 ;;
 	--*) echo "$self: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 3 ] || { usage >&2; exit 2; }
-target=$1 crash=$2 out=$3
+[ $# -eq $((3 - ${only_symptom:-0})) ] || { usage >&2; exit 2; }
+target=$1 crash=$2 out=${3:-}
 case $runs$seed in *[!0-9]*|'') echo "$self: --runs and --seed take numbers" >&2; exit 2 ;; esac
 fuzz=$build/${target}_fuzz replay=$build/${target}_replay
-for bin in "$fuzz" "$replay"; do
+bins=$replay; [ -n "$only_symptom" ] || bins="$fuzz $replay"
+for bin in $bins; do
 	[ -x "$bin" ] || { echo "$self: $bin not found (a build configured with CC=clang; --build DIR names it)" >&2; exit 2; }
 done
 [ -r "$crash" ] || { echo "$self: cannot read $crash" >&2; exit 2; }
@@ -120,6 +127,12 @@ keep() {
 }
 
 judge "$crash"
+if [ -n "$only_symptom" ]; then
+	[ -n "$symptom" ] && { echo "$symptom"; echo "$cx"; exit 0; }
+	grep -q '"verdict"' "$tmp/judge.out" || { echo "$self: no verdict from $replay:" >&2
+		cat "$tmp/judge.err" >&2; exit 3; }
+	exit 1
+fi
 if [ -z "$symptom" ]; then
 	echo "$self: $crash does not fail on $target:" >&2; cat "$tmp/judge.err" >&2; exit 1
 fi
