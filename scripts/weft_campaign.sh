@@ -198,7 +198,7 @@ put() {  # put FILE: stdin into FILE by write-then-rename (never a half-written 
 	write_failed "$1"
 }
 write_failed() {  # write_failed FILE: the session stops (USR1 reaches the main shell from subshells)
-	echo "$self: cannot write $1: $(df -h "$(dirname "$1")" 2>/dev/null | awk 'NR == 2 { print $4 " free" }')" >&2
+	echo "$self: cannot write $1 (a full disk? a file-size limit?)" >&2
 	kill -s USR1 "$main" 2>/dev/null
 	return 1
 }
@@ -516,6 +516,10 @@ corpus_stats() {
 
 # ---- the campaign ----
 main=$$ how=finished signals=0 paused= wrote_badly=
+# a write that failed (put, from any subshell): stop here, keep what is on disk; a
+# file-size limit (ulimit -f) makes writes fail (EFBIG) rather than kill the writer
+trap 'how="stopped: a write failed" deadline=0 wrote_badly=1' USR1
+trap '' XFSZ
 close_dead_sessions
 migrate_old
 start=$(date +%s) started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -532,8 +536,7 @@ record_session running
 # The first signal stops the session in order (triage, summary); a second one ends it now
 # (the state on disk is consistent at every instant; the watchdog ends the children).
 trap 'signals=$((signals + 1)) how=interrupted deadline=0; [ "$signals" -lt 2 ] || exit 130' INT TERM
-# a write that failed (put, from any subshell): stop here, keep what is on disk
-trap 'how="stopped: a write failed" deadline=0 wrote_badly=1' USR1
+
 seed_corpus
 echo "== weft campaign: $target, $engine, $jobs job(s), ${time}s; corpus $corpus; session $(all_sessions | cut -d' ' -f1)"
 workers= i=0
