@@ -164,8 +164,11 @@ static size_t read_all(int fd, void *p, size_t n)
 static void judge_death(FILE *err, int status, reduce_judgement *j)
 {
 	char *text = calloc(1, JUDGE_TEXT_MAX + 1);
+	size_t got = 0;
 	if (text && fseek(err, 0, SEEK_SET) == 0)
-		fread(text, 1, JUDGE_TEXT_MAX, err);
+		got = fread(text, 1, JUDGE_TEXT_MAX, err);
+	if (text)
+		text[got] = 0;
 	j->verdict = WEFT_ERROR;
 	j->died = 1;
 	j->n_data = 0;
