@@ -71,8 +71,8 @@ done
 target=$1 crash=$2 out=${3:-}
 case $runs$seed in *[!0-9]*|'') echo "$self: --runs and --seed take numbers" >&2; exit 2 ;; esac
 fuzz=$build/${target}_fuzz replay=$build/${target}_replay
-bins=$replay; [ -n "$only_symptom" ] || bins="$fuzz $replay"
-for bin in $bins; do
+set -- "$replay"; [ -n "$only_symptom" ] || set -- "$fuzz" "$replay"
+for bin in "$@"; do
 	[ -x "$bin" ] || { echo "$self: $bin not found (a build configured with CC=clang; --build DIR names it)" >&2; exit 2; }
 done
 [ -r "$crash" ] || { echo "$self: cannot read $crash" >&2; exit 2; }
