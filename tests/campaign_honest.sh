@@ -36,7 +36,8 @@ grep -q "^empty crash files from the engine: [1-9]" "$out/summary.txt" && grep -
 grep -q "does not replay in a fresh process: replayed in a fresh process, it gives the verdict pass" "$out/summary.txt" ||
 	fail "no unreproducible entry with its reason" c.log
 [ "$(ls -d "$out"/failures/linearizability-* | wc -l)" -eq 1 ] || fail "one bug, several failures" c.log
-grep -q "^    covers:     [2-9][0-9]* crash file(s)" "$out/summary.txt" || fail "the failure does not cover its crash files" c.log
+covers=$(sed -n 's/^    covers:     \([0-9]*\) crash file(s)$/\1/p' "$out/summary.txt" | head -n 1)
+[ "${covers:-0}" -ge 2 ] || fail "the failure does not cover its crash files" c.log
 grep -q "^    symptom:    linearizability$" "$out/summary.txt" || fail "no symptom in the summary" c.log
 echo "campaign_honest: empty crash file counted apart, unreproducible with its reason, one failure covering its crash files"
 
