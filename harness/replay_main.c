@@ -434,19 +434,20 @@ static int simplify_file(replay_state *st, const char *in_name, const char *out_
 	uint64_t runs = weft_runner_stats_get(st->runner).executions;
 	size_t n = weft_runner_simplify(st->runner, data, size, size + 4096, &before, &after);
 	runs = weft_runner_stats_get(st->runner).executions - runs;
+	/* written before its run: a target that dies there (simplified in children) keeps it */
+	if (write_file(out_name, data, n) != 0) {
+		free(data);
+		fprintf(stderr, "weft-replay: cannot write %s: %s\n", out, strerror(errno));
+		return EXIT_BAD_USAGE;
+	}
 	weft_result res;
 	weft_verdict v = weft_runner_run(st->runner, data, n, &res);
+	free(data);
 	if (v == WEFT_PASS || v == WEFT_ERROR) {
-		free(data);
+		remove(out_name);
 		fprintf(stderr, "weft-replay: %s does not fail (%s): nothing to simplify\n", in,
 			weft_verdict_name(v));
 		return EXIT_UNEXPECTED;
-	}
-	int bad = write_file(out_name, data, n);
-	free(data);
-	if (bad) {
-		fprintf(stderr, "weft-replay: cannot write %s: %s\n", out, strerror(errno));
-		return EXIT_BAD_USAGE;
 	}
 	if (!st->opt.quiet)
 		print_report(st, out);

@@ -20,7 +20,10 @@
  *   remove an operation of the init or post part, lower its arguments;
  *   read a newer store (a data choice set to 0, or lowered by one);
  * writes each candidate back with input_scenario_encode, replays it, and
- * keeps it when it fails with the same verdict and its complexity key
+ * keeps it when it fails with the same symptom (verdict and site,
+ * report/symptom.c: a candidate that fails differently is another failure,
+ * not a smaller one; a target that dies is judged in child processes,
+ * judge.c) and its complexity key
  * (preemptions, other switches, operations, threads, planned preemptions,
  * length, bytes) is smaller.  Rounds repeat until no candidate is kept, so
  * the result is a fixed point: simplifying it again changes nothing.  When
@@ -38,6 +41,7 @@
 #include "../input/choice.h"
 #include "../input/scenario.h"
 #include "../runner/runner_internal.h"
+#include "judge.h"
 #include "reschedule.h"
 #include "scenario_edit.h"
 
@@ -58,6 +62,9 @@ typedef struct simplifier {
 	const weft_target *target;
 	input_bounds bounds;
 	weft_verdict keep;
+	char keep_symptom[REDUCE_SYMPTOM_MAX];   /* what "fails the same way" means (judge.h) */
+	int in_child;   /* the first run died: every run in a child process (judge.c) */
+	reduce_judgement judged;
 	unsigned runs;
 	input_scenario best, cand;
 	candidate_key best_key, cand_key;
@@ -111,20 +118,45 @@ static void decode(simplifier *z, input_scenario *s, const uint8_t *data, size_t
 	input_scenario_decode(s, z->target, &z->bounds, &c);
 }
 
+/* Run bytes, here or (the target dies) in a child; 0 if no child could be made. */
+static int judge(simplifier *z, const uint8_t *bytes, size_t size)
+{
+	z->runs++;
+	if (!z->in_child) {
+		reduce_judge_here(z->runner, bytes, size, &z->judged);
+		return 1;
+	}
+	return reduce_judge_child(z->runner, bytes, size, &z->judged) == 0;
+}
+
+/* A run's complexity; a death without weft's counts: the scenario's own (plan, calls, threads). */
+static weft_complexity judged_complexity(const simplifier *z, const input_scenario *s)
+{
+	if (z->judged.counted)
+		return z->judged.c;
+	weft_complexity c = { .preemptions = s->n_plan, .operations = s->n_calls,
+			      .threads = s->n_threads };
+	return c;
+}
+
 /*
- * Run key->bytes as scenario s; 1 if it fails the same way (and fill key's
- * complexity).  s's data choices become the ones the run made: what the bytes
- * really say.
+ * Run key->bytes as scenario s; 1 if it fails the same way, its symptom (the
+ * verdict and site: report/symptom.c, or a death's kind and frame) the
+ * original's, and fill key's complexity.  s's data choices become the ones
+ * the run made: what the bytes really say.
  */
 static int run_key(simplifier *z, candidate_key *key, input_scenario *s)
 {
-	weft_result res;
-	z->runs++;
-	weft_verdict v = weft_runner_run(z->runner, key->bytes, key->size, &res);
-	s->n_data = runner_data_choices(z->runner, s->data, INPUT_MAX_DATA);
-	if (v != z->keep)
+	reduce_judgement *j = &z->judged;
+	if (!judge(z, key->bytes, key->size))
 		return 0;
-	key->c = weft_complexity_of(&res);
+	if (!j->died) {
+		s->n_data = j->n_data;
+		memcpy(s->data, j->data, j->n_data * sizeof j->data[0]);
+	}
+	if (j->verdict != z->keep || strcmp(j->symptom, z->keep_symptom) != 0)
+		return 0;
+	key->c = judged_complexity(z, s);
 	return 1;
 }
 
@@ -492,7 +524,7 @@ static int offer(void *ctx, input_scenario *s)
 static int escape_fixed_point(simplifier *z)
 {
 	reduce_rescheduler *x = &z->resched;
-	if (!x->dfs)
+	if (!x->dfs || z->in_child)   /* its runs are in-process (reschedule.c): a death kills */
 		return 0;
 	x->keep = z->keep;
 	x->runs = &z->runs;
@@ -504,21 +536,32 @@ static int escape_fixed_point(simplifier *z)
 	return reduce_reschedule(x, &z->best, z->best_key.c.preemptions);
 }
 
-/* The starting point: the input as given, then its canonical spelling if that fails alike. */
+/*
+ * The starting point: the input as given, then its canonical spelling if that
+ * fails alike.  Its first run is in a child: if that dies, so would this
+ * process, and every run goes to a child from then on.
+ */
 static int start(simplifier *z, const uint8_t *buf, size_t size)
 {
 	candidate_key *k = &z->best_key;
 	memcpy(k->bytes, buf, size);
 	k->size = size;
-	weft_result res;
-	z->keep = weft_runner_run(z->runner, buf, size, &res);
+	z->in_child = 1;
 	z->runs = 1;
-	if (z->keep == WEFT_PASS || z->keep == WEFT_ERROR)
+	if (reduce_judge_child(z->runner, buf, size, &z->judged) != 0)
+		reduce_judge_here(z->runner, buf, size, &z->judged);   /* no fork: as before */
+	z->in_child = z->judged.died;
+	z->keep = z->judged.verdict;
+	if (!z->judged.died && (z->keep == WEFT_PASS || z->keep == WEFT_ERROR))
 		return 0;
-	k->c = weft_complexity_of(&res);
-	z->original = k->c;
+	memcpy(z->keep_symptom, z->judged.symptom, sizeof z->keep_symptom);
 	decode(z, &z->best, buf, size);
-	z->best.n_data = runner_data_choices(z->runner, z->best.data, INPUT_MAX_DATA);
+	if (!z->judged.died) {
+		z->best.n_data = z->judged.n_data;
+		memcpy(z->best.data, z->judged.data, z->judged.n_data * sizeof z->judged.data[0]);
+	}
+	k->c = judged_complexity(z, &z->best);
+	z->original = k->c;
 	k->planned = z->best.n_plan;
 	z->cand = z->best;
 	try_candidate(z);
@@ -554,7 +597,8 @@ size_t weft_runner_simplify(weft_runner *runner, uint8_t *buf, size_t size, size
 		*before = z->original;
 	if (after)
 		*after = z->best_key.c;
-	weft_runner_run(runner, buf, n, NULL);   /* leave the result's report behind */
+	if (!z->in_child)   /* a dying target's last run would end this process */
+		weft_runner_run(runner, buf, n, NULL);   /* leave the result's report behind */
 	free(z);
 	return n;
 }

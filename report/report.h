@@ -69,6 +69,14 @@ void report_print_json(FILE *out, const report_case *c);
  */
 void report_print_html(FILE *out, const report_case *c);
 
+/*
+ * The failure's symptom, one stable line (symptom.c): the verdict, plus for an
+ * assertion or misuse its message without thread numbers, for a data race its
+ * two sites sorted.  What reducers keep equal; "symptom" in the JSON report.
+ * Returns strlen(buf), truncated to cap - 1.
+ */
+size_t report_symptom(char *buf, size_t cap, weft_verdict v, const char *message);
+
 /* ---- one operation as text (report_call.c) ---- */
 /* "name(1, "ab")"; drawn: a scenario record (typed arguments made first), else a history one. */
 void report_format_call(char *buf, size_t cap, const weft_target *t, const weft_op_record *call,

@@ -7,6 +7,7 @@
  * sites as basename:line, so equal runs give byte-equal JSON.
  *
  *   {"target": "counter", "verdict": "linearizability", "message": "...",
+ *    "symptom": "linearizability",        the reducers' key (symptom.c)
  *    "threads": 2, "operations": 2, "preemptions": 1, "switches": 2, "steps": 6,
  *    "trace_hash": "8f94466ed880668c",
  *    "first_run_report": "...",           only when the verdict is nondeterministic
@@ -121,6 +122,12 @@ static void print_counts(FILE *out, const report_case *c)
 	json_string(out, weft_verdict_name(r->verdict));
 	fputs(", \"message\": ", out);
 	json_string(out, r->message);
+	if (r->verdict != WEFT_PASS) {
+		char symptom[1024];
+		report_symptom(symptom, sizeof symptom, r->verdict, r->message);
+		fputs(", \"symptom\": ", out);
+		json_string(out, symptom);
+	}
 	if (c->first_run) {   /* only for a nondeterministic verdict: the failing first run */
 		fputs(", \"first_run_report\": ", out);
 		json_string(out, c->first_run);

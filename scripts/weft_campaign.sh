@@ -4,10 +4,16 @@
 # Runs JOBS fuzzers (libFuzzer processes sharing one corpus directory, or AFL++ as one
 # -M main and JOBS-1 -S secondaries) until a deadline, prints a progress line every
 # INTERVAL seconds and triages every crash as it appears:
-#   kind       the verdict of TARGET_replay --json, or "died" when the replay itself dies
-#              (a sanitizer report or a signal in the target's code);
-#   signature  kind + the bytes weft's simplifier (--simplify) turns the crash into (a
-#              normal form: crashes of one bug meet in one signature);
+#   symptom    weft-reduce --symptom: weft's verdict and failing site(s) (the replay's
+#              JSON "symptom", report/symptom.c), or for a replay that dies (a sanitizer
+#              report or a signal in the target's code) "died: KIND at SITE", the error
+#              kind and first frame in the program;
+#   kind       the verdict, or the death's KIND (e.g. heap-use-after-free);
+#   signature  the symptom: one failure per root cause, however the crashes of one
+#              bug are spelled (the simplified bytes were not: one bug once made 56);
+#              a crash that does not fail when replayed in a fresh process is kept
+#              apart as "unreproducible", with the reason (failures/ID/reason); an
+#              empty crash file is the engine's, never a failure (counted apart);
 #   new        a new signature gets OUT/failures/KIND-ID/ with the raw crash as its
 #              reproducer and its report at once, then is reduced (libFuzzer:
 #              scripts/weft_reduce.sh; AFL++: afl-tmin, then --simplify); the reduced
@@ -16,7 +22,11 @@
 # The contract: whenever and however the campaign is killed (SIGINT, SIGTERM, SIGKILL),
 # running the same command again loses nothing and repeats nothing.
 #   - every state file is written to a temporary name in its folder, then renamed;
-#     a failure folder is built aside and renamed into place complete;
+#     a failure folder is built aside and renamed into place complete; a write that
+#     fails (a full disk) stops the session with an error naming the file (exit 2),
+#     the previous state left as it was;
+#   - one session at a time on OUT: OUT/lock held with flock(1) for the session's life
+#     (two campaigns started at the same instant: the second exits 2);
 #   - a crash file is triaged once: OUT/triage/NAME (the failure's id) is its marker;
 #     each failure's crashes.txt and OUT/signatures are derived from the markers; a
 #     failure whose reduction gives another's reproducer is merged into it, and its
@@ -74,21 +84,24 @@ usage: $self [options] TARGET
   --seeds DIR       seed inputs added to a new corpus (default: $seeds_default)
   --seed N          first fuzzer seed (default: 1)
   --interval S      seconds between progress lines (default: 10)
+  --timeout S       an execution running longer is a crash (libFuzzer -timeout, AFL++
+                    -t; default: 10)
   --help            this text
 Writes OUT/summary.txt (ending with --stats of the corpus),
 OUT/failures/KIND-ID/{reproducer.bin,report.txt,report.html,crashes.txt},
 OUT/crashes/ (every crash file), OUT/logs/.  Run the same command again to resume:
 unfinished reductions and untriaged crashes are taken up, executions add up.
-Exit status: 0 the campaign ran (failures or not; see the summary), 2 bad usage,
-missing binaries or another session running on OUT.
+Exit status: 0 the campaign ran (failures or not; see the summary), 1 the session
+was stuck (its fuzzers ran no execution), 2 bad usage, missing binaries, another
+session running on OUT, or a write that failed (the file is named).
 USAGE
 }
 die_usage() { echo "$self: $*" >&2; echo "(see --help)" >&2; exit 2; }
 
-engine=libfuzzer time=3600 jobs=1 corpus= out= build= seeds= seed=1 interval=10
+engine=libfuzzer time=3600 jobs=1 corpus= out= build= seeds= seed=1 interval=10 timeout=10
 while [ $# -gt 0 ]; do
 	case $1 in
-	--engine|--time|--jobs|--corpus|--out|--build|--seeds|--seed|--interval)
+	--engine|--time|--jobs|--corpus|--out|--build|--seeds|--seed|--interval|--timeout)
 		[ $# -ge 2 ] || die_usage "$1 needs a value"
 		opt=${1#--}; eval "$opt=\$2"; shift 2 ;;
 	--help|-h) usage; exit 0 ;;
@@ -99,8 +112,9 @@ done
 [ $# -eq 1 ] || die_usage "one TARGET expected"
 target=$1
 case $engine in libfuzzer|afl) ;; *) die_usage "--engine is libfuzzer or afl" ;; esac
-case $time$jobs$seed$interval in *[!0-9]*|'') die_usage "--time, --jobs, --seed, --interval take numbers" ;; esac
-[ "$jobs" -ge 1 ] && [ "$interval" -ge 1 ] || die_usage "--jobs and --interval must be at least 1"
+case $time$jobs$seed$interval$timeout in *[!0-9]*|'') die_usage "--time, --jobs, --seed, --interval, --timeout take numbers" ;; esac
+[ "$jobs" -ge 1 ] && [ "$interval" -ge 1 ] && [ "$timeout" -ge 1 ] ||
+	die_usage "--jobs, --interval and --timeout must be at least 1"
 if [ -z "$build" ]; then
 	if [ "$root" = . ]; then build=.
 	elif [ "$engine" = afl ]; then build=$root/build/afl
@@ -117,6 +131,7 @@ for bin in "$fuzz" "$replay"; do
 done
 build=$(cd "$build" && pwd)
 command -v timeout > /dev/null 2>&1 || die_usage "timeout (coreutils) not found"
+command -v flock > /dev/null 2>&1 || die_usage "flock (util-linux) not found"
 if [ "$engine" = afl ]; then
 	for tool in afl-fuzz afl-tmin; do command -v $tool >/dev/null 2>&1 || die_usage "$tool not found"; done
 	# What a container needs (README: AFL++); the caller's settings win.
@@ -130,6 +145,10 @@ fi
 mkdir -p "$out/crashes" "$out/failures" "$out/logs" "$out/triage" "$out/aliases" "$out/sessions.d" "$out/run" "$out/tmp" "$corpus" ||
 	die_usage "cannot create $out or $corpus"
 out=$(cd "$out" && pwd)
+# One session per OUT: the lock is the open file, released when this shell ends however
+# it ends (children never hold it: 9>&- below), so there is no stale lock to clean.
+{ exec 9>> "$out/lock"; } 2>/dev/null || die_usage "cannot open $out/lock"
+flock -n 9 || die_usage "another session is running on $out (OUT/lock is held)"
 
 # ---- processes: every child in a group of its own, ended with the campaign ----
 alive() {  # alive PID: running and not a zombie (a SIGKILLed shell is one until reaped)
@@ -155,7 +174,7 @@ spawn() {  # spawn NAME SECONDS LOG CMD...: CMD under timeout (own group, deadli
 	# the child names its group itself before it becomes timeout (same pid): a campaign
 	# killed between the fork and the line after it would leave a group nobody listed
 	sh -c 'echo $$ > "$1"; shift; exec timeout -k 3 "$@"' spawn "$run/$sp_name.pgid" \
-		"$sp_secs" "$@" >> "$sp_log" 2>&1 &
+		"$sp_secs" "$@" >> "$sp_log" 2>&1 9>&- &
 	spawned=$!
 	echo "$spawned" > "$run/$sp_name.pgid"
 }
@@ -174,7 +193,14 @@ checkpoint() {  # checkpoint STAGE: test hook (tests/campaign_kill.sh) to stop a
 	await "$spawned"
 }
 put() {  # put FILE: stdin into FILE by write-then-rename (never a half-written FILE)
-	cat > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"
+	{ cat > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"; } 2> /dev/null && return 0
+	rm -f "$1.tmp.$$"
+	write_failed "$1"
+}
+write_failed() {  # write_failed FILE: the session stops (USR1 reaches the main shell from subshells)
+	echo "$self: cannot write $1 (a full disk? a file-size limit?)" >&2
+	kill -s USR1 "$main" 2>/dev/null
+	return 1
 }
 
 # ---- sessions: OUT/sessions.d/SESSION = "start-time executions seconds how" ----
@@ -241,7 +267,7 @@ libfuzzer_worker() {  # libfuzzer_worker I: restart after each crash until the d
 		left=$((deadline - $(date +%s)))
 		[ "$left" -gt 0 ] || break
 		spawn "worker-$i" "$left" "$logs/worker-$i.log" "$fuzz" -seed=$((seed + 1000 * i + n)) \
-			-max_total_time="$left" -reload=1 -print_final_stats=1 \
+			-max_total_time="$left" -timeout="$timeout" -reload=1 -print_final_stats=1 \
 			-artifact_prefix="$out/crashes/" -max_len=256 "$corpus"
 		wait "$spawned"
 		n=$((n + 1))
@@ -251,7 +277,7 @@ afl_instance() {  # afl_instance I
 	i=$1 left=$((deadline - $(date +%s)))
 	if [ "$i" -eq 0 ]; then role="-M main"; else role="-S s$i"; fi
 	# shellcheck disable=SC2086
-	spawn "worker-$i" "$left" "$logs/afl-$i.log" afl-fuzz $role -s $((seed + i)) -V "$left" \
+	spawn "worker-$i" "$left" "$logs/afl-$i.log" afl-fuzz $role -s $((seed + i)) -V "$left" -t "${timeout}000" \
 		-i "$tmp/seeds" -o "$corpus" -- "$fuzz"
 	wait "$spawned"
 }
@@ -283,13 +309,14 @@ coverage() {
 corpus_size() {
 	if [ "$engine" = afl ]; then afl_stat corpus_count; else ls "$corpus" | wc -l; fi
 }
-failure_groups() {  # "KIND HEX ID" per failure, sorted: one (KIND, HEX) = one unique failure
+kind_of() { cat "$1/kind" 2>/dev/null; }   # kind_of DIR: a failure's kind ("" if none yet)
+failure_groups() {  # "KIND ID" per failure folder, sorted: one folder = one unique failure
 	for d in "$out"/failures/*/; do
 		[ -f "$d/kind" ] || continue
-		echo "$(cat "$d/kind") $(od -An -tx1 -v "$d/reproducer.bin" | tr -d ' \n') $(basename "$d")"
+		echo "$(kind_of "$d") $(basename "$d")"
 	done | sort
 }
-unique_failures() { failure_groups | cut -d' ' -f1-2 | sort -u | wc -l; }
+unique_failures() { failure_groups | grep -vc '^unreproducible '; }
 
 # ---- triage ----
 collect_afl_crashes() {
@@ -303,44 +330,53 @@ collect_afl_crashes() {
 report_of() {  # report_of INPUT: the replay's report without its tool lines
 	"$replay" "$1" 2>&1 | grep -v '^weft-replay:\|^==weft== input '
 }
-new_failure() {  # new_failure CRASH ID KIND: the folder, complete, renamed into place
+new_failure() {  # new_failure CRASH ID KIND SYMPTOM [REASON]: the folder, complete, renamed into place
 	new=$out/failures/.new-$2
-	rm -rf "$new" && mkdir "$new" || return 1
-	cp "$1" "$new/crash.bin" && cp "$1" "$new/reproducer.bin" || return 1
-	report_of "$1" > "$new/report.txt"
+	rm -rf "$new" && mkdir "$new" || { write_failed "$new"; return 1; }
+	cp "$1" "$new/crash.bin" 2>/dev/null && cp "$1" "$new/reproducer.bin" 2>/dev/null ||
+		{ write_failed "$new/crash.bin"; return 1; }
+	report_of "$1" | put "$new/report.txt" || return 1
 	"$replay" --quiet --expect=fail --html="$new/report.html" "$1" > /dev/null 2>&1
-	echo "$3" > "$new/kind"
-	[ "$3" = unreproducible ] || : > "$new/reduce.todo"
+	echo "$3" | put "$new/kind" && echo "$4" | put "$new/symptom" || return 1
+	[ -z "${5:-}" ] || echo "$5" | put "$new/reason" || return 1
+	[ "$3" = unreproducible ] || : > "$new/reduce.todo" || { write_failed "$new/reduce.todo"; return 1; }
 	s0=$signals
 	checkpoint triage
 	[ "$signals" = "$s0" ] || return 1
-	mv "$new" "$out/failures/$2"
+	mv "$new" "$out/failures/$2" || { write_failed "$out/failures/$2"; return 1; }
 }
 triage_one() {  # triage_one CRASH: its failure (new or known), then its marker
-	crash=$1 s0=$signals
-	"$replay" --json "$crash" > "$tmp/json" 2> "$tmp/replay.err"
-	# the first "verdict" field, whether the JSON is pretty-printed or one line
-	kind=$(grep -o '"verdict": *"[a-z-]*"' "$tmp/json" | head -n 1 | sed 's/.*"\([a-z-]*\)"$/\1/')
-	case $kind in
-	'')   # the replay died before reporting: sign it by the sanitizer's summary line
-		kind=died
-		key=$(grep -m 1 '^SUMMARY: ' "$tmp/replay.err" || grep -m 1 -i 'error\|abort\|signal' "$tmp/replay.err") ;;
-	pass|error)   # does not fail when replayed: kept apart, one entry per file
-		kind=unreproducible key=$(basename "$crash") ;;
-	*)
-		if "$replay" --quiet --simplify="$tmp/simple.bin" "$crash" > /dev/null 2>&1; then
-			key=$(od -An -tx1 -v "$tmp/simple.bin" | tr -d ' \n')
-		else
-			key=$(od -An -tx1 -v "$crash" | tr -d ' \n')
-		fi ;;
-	esac
+	crash=$1 s0=$signals reason=
+	if [ ! -s "$crash" ]; then   # the engine wrote nothing: not a failure (issue 29)
+		echo empty | put "$out/triage/$(basename "$crash")"
+		return
+	fi
+	timeout -k 3 $((3 * timeout + 10)) sh "$reduce" --build "$build" --symptom "$target" "$crash" \
+		> "$tmp/symptom" 2> "$tmp/replay.err"
+	rc=$?
 	# A replay a Ctrl-C reached (it shares the terminal's group) says nothing: retry later.
 	[ "$signals" = "$s0" ] || return 1
-	id=$kind-$(printf '%s %s' "$kind" "$key" | cksum | cut -d' ' -f1)
+	case $rc in
+	0)	symptom=$(sed -n 1p "$tmp/symptom")
+		case $symptom in
+		'died: '*) kind=$(echo "$symptom" | sed 's/^died: \([^ ]*\).*/\1/; s/[^a-zA-Z0-9_-]/-/g') ;;
+		*) kind=${symptom%%:*} ;;
+		esac
+		[ -n "$symptom" ] || { write_failed "$tmp/symptom"; return 1; } ;;
+	1)	# does not fail when replayed in a fresh process: kept apart, one entry per file
+		kind=unreproducible symptom="unreproducible $(basename "$crash")"
+		reason="replayed in a fresh process, it $("$replay" --quiet --expect=fail --complexity "$crash" 2>/dev/null |
+			awk '{ sub(/^\([^)]*\) /, ""); print "gives the verdict " $1; exit }')"
+		[ "$reason" != "replayed in a fresh process, it " ] || reason="does not fail when replayed" ;;
+	124|137)	kind=timeout symptom="timeout: the replay ran over $((3 * timeout + 10)) s" ;;
+	3)	write_failed "$tmp (the replay's output was lost)"; return 1 ;;
+	*)	cat "$tmp/replay.err" >&2; return 1 ;;
+	esac
+	id=$kind-$(printf '%s' "$symptom" | cksum | cut -d' ' -f1)
 	[ -f "$out/aliases/$id" ] && id=$(cat "$out/aliases/$id")     # reduced to a known failure
 	if [ ! -d "$out/failures/$id" ]; then
-		echo "   new failure $id ($(basename "$crash"))"
-		new_failure "$crash" "$id" "$kind" || return 1
+		echo "   new failure $id ($(basename "$crash")): $symptom"
+		new_failure "$crash" "$id" "$kind" "$symptom" "$reason" || return 1
 	fi
 	echo "$id" | put "$out/triage/$(basename "$crash")"
 }
@@ -351,7 +387,7 @@ index_failures() {  # each failure's crashes.txt and OUT/signatures, from the ma
 		id=$(basename "$d")
 		awk -F: -v id="$id" '$NF == id { n = split($1, p, "/"); print p[n] }' "$tmp/markers" | put "$d/crashes.txt"
 	done
-	failure_groups | awk '{ print $3, $1 }' | put "$out/signatures"
+	failure_groups | awk '{ print $2, $1 }' | put "$out/signatures"
 }
 triage() {  # triage [all]: crash files not yet triaged (without "all": only those seen a pass ago)
 	[ "$engine" = afl ] && collect_afl_crashes
@@ -411,7 +447,7 @@ reduce_one() {  # reduce_one DIR: 0 reduced or given up, 1 stopped (left for lat
 }
 same_failure() {  # same_failure DIR: a reduced failure of DIR's kind whose reproducer is DIR's result
 	for o in "$out"/failures/*/; do
-		[ "$o" != "$1" ] && [ ! -f "$o/reduce.todo" ] && [ "$(cat "$o/kind")" = "$(cat "$1/kind")" ] &&
+		[ "$o" != "$1" ] && [ ! -f "$o/reduce.todo" ] && [ "$(kind_of "$o")" = "$(kind_of "$1")" ] &&
 			cmp -s "$o/reproducer.bin" "$1/.reduced.bin" && { basename "$o"; return; }
 	done
 }
@@ -436,6 +472,7 @@ write_summary() {  # write_summary HOW
 	secs=$(( $(date +%s) - start )) execs=$(session_execs)
 	set -- $(all_sessions)
 	pending=$(ls "$out"/failures/*/reduce.todo 2>/dev/null | wc -l)
+	empty=$(grep -lx empty "$out"/triage/* 2>/dev/null | wc -l)
 	{
 		echo "weft campaign: $target, engine $engine, $jobs job(s)"
 		echo "sessions: $1 (this one $secs s, $how)"
@@ -445,23 +482,29 @@ write_summary() {  # write_summary HOW
 		echo "crash files: $(ls "$out/crashes" | wc -l) in $out/crashes ($(ls "$out/triage" | wc -l) triaged)"
 		echo "unique failures: $(unique_failures)"
 		[ "$pending" -eq 0 ] || echo "reductions pending: $pending (run the same command again to finish them)"
-		failure_groups | awk '{ if ($1 " " $2 == last) print "+", $3; else print $3; last = $1 " " $2 }' |
-		while read -r id also; do
-			if [ "$id" = + ]; then echo "    same failure: $out/failures/$also ($(wc -l < "$out/failures/$also/crashes.txt") crash file(s))"; continue; fi
+		[ "$empty" -eq 0 ] || echo "empty crash files from the engine: $empty (not failures: the engine wrote no bytes)"
+		failure_groups | while read -r kind id; do
 			f=$out/failures/$id
-			c=$("$replay" --quiet --expect=fail --complexity "$f/reproducer.bin" 2>/dev/null | cut -d' ' -f1-4)
+			# the complexity tuple, which may start with weak reads: "(1 weak reads, 0, 1, 2, 2)"
+			c=$("$replay" --quiet --expect=fail --complexity "$f/reproducer.bin" 2>/dev/null | sed -n 's/^\(([^)]*)\).*/\1/p')
 			state=; [ -f "$f/reduce.todo" ] && state=", not reduced yet"
-			echo "  $id: $(cat "$f/kind"), complexity ${c:-(unknown)} (preemptions, switches, operations, threads)$state"
+			if [ "$kind" = unreproducible ]; then
+				echo "  $id: does not replay in a fresh process: $(cat "$f/reason" 2>/dev/null || echo "no failure when replayed")"
+				echo "    crash file: $f/crash.bin"
+				continue
+			fi
+			echo "  $id: $kind, complexity ${c:-(unknown)} (preemptions, switches, operations, threads)$state"
+			echo "    symptom:    $(cat "$f/symptom" 2>/dev/null)"
 			echo "    reproducer: $f/reproducer.bin ($(od -An -tx1 -v "$f/reproducer.bin" | tr -d '\n' | cut -c1-120))"
 			echo "    report:     $f/report.txt (web page: report.html)"
-			echo "    seen in:    $(wc -l < "$f/crashes.txt") crash file(s)"
+			echo "    covers:     $(wc -l < "$f/crashes.txt" 2>/dev/null || echo 0) crash file(s)"
 			grep -m 1 -v '^$' "$f/report.txt" | sed 's/^/    /'
 		done
 		echo "what the corpus runs (TARGET_replay --stats on it):"
 		corpus_stats
-	} > "$tmp/summary.txt"
+	} > "$tmp/summary.txt" || { write_failed "$tmp/summary.txt"; return 1; }
 	checkpoint summary
-	mv -f "$tmp/summary.txt" "$out/summary.txt"
+	mv -f "$tmp/summary.txt" "$out/summary.txt" || write_failed "$out/summary.txt"
 }
 
 # The distributions of the corpus's inputs (threads, operations, kinds, arguments,
@@ -472,7 +515,11 @@ corpus_stats() {
 }
 
 # ---- the campaign ----
-main=$$ how=finished signals=0 paused=
+main=$$ how=finished signals=0 paused= wrote_badly=
+# a write that failed (put, from any subshell): stop here, keep what is on disk; a
+# file-size limit (ulimit -f) makes writes fail (EFBIG) rather than kill the writer
+trap 'how="stopped: a write failed" deadline=0 wrote_badly=1' USR1
+trap '' XFSZ
 close_dead_sessions
 migrate_old
 start=$(date +%s) started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -482,18 +529,19 @@ mkdir -p "$run" "$logs" "$tmp"
 export TMPDIR="$tmp"        # what reducers leave behind when killed stays in OUT/tmp
 # twice: a child forked just before the shell died lists its group, or becomes timeout,
 # a moment later (spawn)
-( while alive "$main"; do sleep 0.3; done; end_groups "$run"; sleep 1; end_groups "$run" ) > /dev/null 2>&1 &
+( while alive "$main"; do sleep 0.3; done; end_groups "$run"; sleep 1; end_groups "$run" ) > /dev/null 2>&1 9>&- &
 watchdog=$!
 afl_base=0; [ "$engine" = afl ] && afl_base=$(afl_stat execs_done)
 record_session running
 # The first signal stops the session in order (triage, summary); a second one ends it now
 # (the state on disk is consistent at every instant; the watchdog ends the children).
 trap 'signals=$((signals + 1)) how=interrupted deadline=0; [ "$signals" -lt 2 ] || exit 130' INT TERM
+
 seed_corpus
 echo "== weft campaign: $target, $engine, $jobs job(s), ${time}s; corpus $corpus; session $(all_sessions | cut -d' ' -f1)"
 workers= i=0
 while [ "$i" -lt "$jobs" ]; do
-	if [ "$engine" = afl ]; then afl_instance "$i" & else libfuzzer_worker "$i" & fi
+	if [ "$engine" = afl ]; then afl_instance "$i" 9>&- & else libfuzzer_worker "$i" 9>&- & fi
 	workers="$workers $!" i=$((i + 1))
 done
 triage all; reduce_pending       # what earlier sessions left, while the fuzzers run
@@ -503,7 +551,7 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
 	for w in $workers; do kill -0 "$w" 2>/dev/null && alive=1; done
 	[ "$alive" -eq 1 ] || break
 	spawn tick 2 /dev/null sleep 1; await "$spawned"
-	[ "$how" = interrupted ] && break
+	[ "$how" = interrupted ] || [ -n "$wrote_badly" ] && break
 	triage; reduce_pending; record_session running
 	el=$(( $(date +%s) - start ))
 	if [ $((el - last)) -ge "$interval" ]; then
@@ -515,10 +563,21 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
 	fi
 done
 stop_workers
+if [ -n "$wrote_badly" ]; then   # nothing more is written: the state on disk is the last good one
+	kill "$watchdog" 2>/dev/null
+	rm -rf "$run" "$tmp"
+	echo "$self: session stopped: a write failed (the error above names the file); the state before it is kept" >&2
+	exit 2
+fi
 triage all; reduce_pending
 write_summary "$how"
 kill "$watchdog" 2>/dev/null
 rm -rf "$run" "$tmp"
+[ -z "$wrote_badly" ] || { echo "$self: session stopped: a write failed (the error above names the file)" >&2; exit 2; }
 echo "== campaign $how; summary: $out/summary.txt"
 cat "$out/summary.txt"
+if [ "$how" = finished ] && [ "$(session_execs)" -eq 0 ]; then
+	echo "$self: stuck: the fuzzers ran no execution this session (an execution that hangs? logs: $logs)" >&2
+	exit 1
+fi
 exit 0
