@@ -28,6 +28,7 @@ peterson_tso_fixed pso  as under c11, though the SC fence drains the store buffe
 publish_once_fixed pso  by design pso counts memory orders as x86 compiles them: a release store lets earlier stores commit after it (scheduler/memory_tso.c; issue 30 item 1)
 relaxed_handoff_fixed pso  by design pso counts memory orders as x86 compiles them (scheduler/memory_tso.c; issue 30 item 1)
 seqlock_fixed pso  by design pso counts memory orders as x86 compiles them (scheduler/memory_tso.c; issue 30 item 1)
+spsc_relaxed_fixed pso  by design pso counts memory orders as x86 compiles them (scheduler/memory_tso.c; issue 30 item 1)
 correct_seqlock_fenced pso  by design pso counts memory orders as x86 compiles them: a release store or fence lets earlier relaxed stores commit after it (scheduler/memory_tso.c; issue 30 item 1)
 '
 
