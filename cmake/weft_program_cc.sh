@@ -6,6 +6,15 @@
 #
 #   .data, .data.*  (not .data.rel.ro*)  -> weft_prog_data
 #   .bss, .bss.*                         -> weft_prog_bss
+#   .init_array, .fini_array             -> weft_prog_init, weft_prog_fini
+#   .init_array.N, .fini_array.N, N>=101 -> weft_prog_init_prio, weft_prog_fini_prio
+#
+# The constructors and destructors so renamed no longer run at start-up and
+# exit: the glue runs them per execution, as a fresh process would (issue 30:
+# a C++ global object that owns heap memory, an __attribute__((constructor))
+# that allocates).  Priorities 0-100 stay where they are: they are the
+# toolchain's (ASan's module constructor is .init_array.1, libFuzzer's coverage
+# one .init_array.2), which must run once.
 #
 # so that harness/program_main.c finds exactly the program's globals and
 # statics between the linker's __start_/__stop_ symbols, snapshots them once
@@ -37,7 +46,12 @@ done
 renames=$("$objdump" -h "$out" | awk '
 	$2 ~ /^\.data\.rel\.ro/ { next }
 	$2 ~ /^\.data(\..*)?$/ { printf " --rename-section %s=weft_prog_data", $2 }
-	$2 ~ /^\.bss(\..*)?$/ { printf " --rename-section %s=weft_prog_bss", $2 }')
+	$2 ~ /^\.bss(\..*)?$/ { printf " --rename-section %s=weft_prog_bss", $2 }
+	# constructors and destructors: plain, or of a priority a program may give
+	# (101 and up; 0-100 belong to the toolchain, see above)
+	$2 ~ /^\.(init|fini)_array$/ { printf " --rename-section %s=weft_prog_%s", $2, substr($2, 2, 4) }
+	$2 ~ /^\.(init|fini)_array\.[0-9]+$/ && substr($2, 13) + 0 >= 101 {
+		printf " --rename-section %s=weft_prog_%s_prio", $2, substr($2, 2, 4) }')
 needs=
 if "$objdump" -h "$out" | awk '$2 ~ /^\.t(data|bss)/ { found = 1 } END { exit !found }' ||
    "$objdump" -t "$out" | awk '$2 == "*UND*" || $3 == "*UND*" { print $NF }' |
