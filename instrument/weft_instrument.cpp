@@ -82,6 +82,7 @@ enum WeftAccess {
 constexpr unsigned kOrderPlain = 0xff;
 constexpr unsigned kFlagPointer = 1;   /* the value is a pointer (recorded as NULL / non-NULL) */
 constexpr unsigned kFlagRmwOther = 2;  /* an atomicrmw weft has no kind for (min, max, nand) */
+constexpr unsigned kFlagFree = 4;      /* free() or delete: the site of weft_impl_free_at */
 
 unsigned c_order(AtomicOrdering o)
 {
@@ -492,7 +493,7 @@ bool Instrumenter::instrument(Function &f)
 		guard_call(a.inst, fence_, {site(a, f, ++index)});
 	for (CallInst *call : frees) {
 		IRBuilder<> b(call);
-		Access a{call, nullptr, nullptr, kStore, kOrderPlain, 0, nullptr};
+		Access a{call, nullptr, nullptr, kStore, kOrderPlain, kFlagFree, nullptr};
 		guard_call(call, free_, {site(a, f, ++index),
 					 b.CreatePointerCast(call->getArgOperand(0), i8p)});
 	}

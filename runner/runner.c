@@ -180,13 +180,18 @@ static uint8_t choose_races(void)
 	exit(2);
 }
 
+static bool same_pair(const void *const a[2], const struct weft_access_site *const b[2])
+{
+	return (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0]);
+}
+
 /* WEFT_RACES=warn: print the execution's races whose pair of sites is new. */
 static void warn_races(weft_runner *r)
 {
 	for (unsigned i = 0; i < r->exec.n_races; i++) {
 		const sched_race_found *f = &r->exec.race[i];
-		unsigned k = 0;
-		while (k < r->n_warned && !(r->warned[k][0] == f->site[0] && r->warned[k][1] == f->site[1]))
+		unsigned k = 0;   /* a pair in either order: one race */
+		while (k < r->n_warned && !same_pair(r->warned[k], f->site))
 			k++;
 		if (k < r->n_warned || r->n_warned == RUNNER_MAX_WARNED)
 			continue;

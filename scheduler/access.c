@@ -34,6 +34,7 @@ _Static_assert(offsetof(weft_access_site, column) == 24, "layout the pass builds
 _Static_assert(offsetof(weft_access_site, size) == 28, "layout the pass builds");
 _Static_assert(offsetof(weft_access_site, order) == 30, "layout the pass builds");
 _Static_assert(offsetof(weft_access_site, function) == 32, "layout the pass builds");
+_Static_assert(WEFT_SITE_FREE == 4, "kFlagFree in instrument/weft_instrument.cpp");
 _Static_assert(SCHED_MAX_THREADS < 255, "a granule's first toucher fits 8 bits");
 
 #define GRANULE_SHIFT 3
@@ -371,7 +372,7 @@ void weft_impl_free_at(weft_access_site *site, void *ptr)
 void weft_impl_free(void *ptr)
 {
 	static weft_access_site site = { { "free", 0, WEFT_ACCESS_STORE, 0 }, 0, 0, WEFT_ORDER_PLAIN,
-					 0, "free" };
+					 WEFT_SITE_FREE, "free" };
 	weft_impl_free_at(&site, ptr);
 }
 

@@ -184,6 +184,24 @@ static const char *base(const char *file)
 extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status)
 	__attribute__((weak));
 
+/*
+ * "ns::f<void (*)(int)>(int, char) const" -> "ns::f<void (*)(int)>": the last
+ * parenthesised group (the parameters, long and known from the site's line)
+ * and what follows it; "(anonymous namespace)::f()" keeps its first group.
+ */
+static void cut_parameters(char *name)
+{
+	char *close = strrchr(name, ')');
+	int depth = 0;
+	for (char *p = close; p && p > name; p--) {
+		depth += *p == ')' ? 1 : *p == '(' ? -1 : 0;
+		if (depth == 0) {
+			*p = 0;
+			return;
+		}
+	}
+}
+
 /* `function` readable: a C++ name demangled without its parameter list. */
 static void function_name(char *out, size_t cap, const char *function)
 {
@@ -193,16 +211,16 @@ static void function_name(char *out, size_t cap, const char *function)
 	int status = -1;
 	char *plain = __cxa_demangle(function, NULL, NULL, &status);
 	if (status == 0 && plain) {
-		char *paren = strchr(plain, '(');   /* the parameters: long, and in the site's line */
-		if (paren && paren != plain)
-			*paren = 0;
+		cut_parameters(plain);
 		snprintf(out, cap, "%s", plain);
 	}
 	free(plain);
 }
 
-static const char *verb(bool write, bool atomic, bool third)
+static const char *verb(const weft_access_site *site, bool write, bool atomic, bool third)
 {
+	if (site->flags & WEFT_SITE_FREE)
+		return third ? "free" : "frees";
 	if (third)
 		return write ? (atomic ? "atomic write" : "write") : (atomic ? "atomic read" : "read");
 	return write ? (atomic ? "writes atomically" : "writes") : (atomic ? "reads atomically" : "reads");
@@ -215,8 +233,8 @@ static void describe(char *buf, size_t cap, unsigned me, const weft_access_site 
 	function_name(f1, sizeof f1, site->function);
 	function_name(f2, sizeof f2, c->site->function);
 	snprintf(buf, cap, "thread %u %s %s:%d (%s), unordered with thread %u's %s at %s:%d (%s)",
-		 me, verb(write, atomic, false), base(site->site.file), site->site.line, f1,
-		 c->thread, verb(c->write, c->atomic, true), base(c->site->site.file),
+		 me, verb(site, write, atomic, false), base(site->site.file), site->site.line, f1,
+		 c->thread, verb(c->site, c->write, c->atomic, true), base(c->site->site.file),
 		 c->site->site.line, f2);
 }
 
@@ -225,7 +243,8 @@ static void note_race(sched_exec *exec, const weft_access_site *site, const race
 		      unsigned me, bool write, bool atomic)
 {
 	for (unsigned i = 0; i < exec->n_races; i++)
-		if (exec->race[i].site[0] == site && exec->race[i].site[1] == c->site)
+		if ((exec->race[i].site[0] == site && exec->race[i].site[1] == c->site) ||
+		    (exec->race[i].site[0] == c->site && exec->race[i].site[1] == site))
 			return;
 	if (exec->n_races == SCHED_MAX_RACES)
 		return;

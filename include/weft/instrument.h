@@ -56,6 +56,7 @@ extern "C" {
 #define WEFT_ORDER_PLAIN 0xff          /* not an atomic access */
 #define WEFT_SITE_POINTER 1            /* the value is a pointer: recorded as NULL / non-NULL */
 #define WEFT_SITE_RMW_OTHER 2          /* an atomic read-modify-write weft has no kind for */
+#define WEFT_SITE_FREE 4               /* free() or delete (weft_impl_free_at) */
 
 /*
  * One instrumented instruction, built by the pass as a private global.  `site`
