@@ -413,17 +413,36 @@ static void retarget(MutableArrayRef<Access> all, Value *from, Value *to)
 	}
 }
 
-/* free(p), or a C++ operator delete (sized, aligned: _ZdlPv..., _ZdaPv...). */
-static bool frees_block(StringRef name, unsigned args)
+/* `name` is `prefix` followed by one of `tails` (a mangled operator's variants). */
+static bool one_of(StringRef name, StringRef prefix, std::initializer_list<StringRef> tails)
 {
-	return (name == "free" && args == 1) || name.startswith("_ZdlPv") || name.startswith("_ZdaPv");
+	if (!name.startswith(prefix))
+		return false;
+	for (StringRef tail : tails)
+		if (name.drop_front(prefix.size()) == tail)
+			return true;
+	return false;
 }
 
-/* malloc and its family, or a C++ operator new (_Znwm..., _Znam...). */
+/*
+ * free(p), or a global operator delete (sized, aligned, nothrow): never a
+ * placement delete (_ZdlPvS_), whose pointer is no block of the allocator's.
+ */
+static bool frees_block(StringRef name, unsigned args)
+{
+	std::initializer_list<StringRef> tails = {"", "m", "St11align_val_t", "mSt11align_val_t",
+						  "RKSt9nothrow_t", "St11align_val_tRKSt9nothrow_t"};
+	return (name == "free" && args == 1) || one_of(name, "_ZdlPv", tails) ||
+	       one_of(name, "_ZdaPv", tails);
+}
+
+/* malloc and its family, or a global operator new: never a placement new (_ZnwmPv). */
 static bool allocates_block(StringRef name)
 {
+	std::initializer_list<StringRef> tails = {"", "RKSt9nothrow_t", "St11align_val_t",
+						  "St11align_val_tRKSt9nothrow_t"};
 	return name == "malloc" || name == "calloc" || name == "realloc" || name == "aligned_alloc" ||
-	       name.startswith("_Znwm") || name.startswith("_Znam");
+	       one_of(name, "_Znwm", tails) || one_of(name, "_Znam", tails);
 }
 
 bool Instrumenter::instrument(Function &f)
