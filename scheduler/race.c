@@ -232,10 +232,16 @@ static void describe(char *buf, size_t cap, unsigned me, const weft_access_site 
 	char f1[96], f2[96];
 	function_name(f1, sizeof f1, site->function);
 	function_name(f2, sizeof f2, c->site->function);
-	snprintf(buf, cap, "thread %u %s %s:%d (%s), unordered with thread %u's %s at %s:%d (%s)",
+	char line[512];   /* then cut to `cap`, by hand: gcc's -Wformat-truncation */
+	snprintf(line, sizeof line, "thread %u %s %s:%d (%s), unordered with thread %u's %s at %s:%d (%s)",
 		 me, verb(site, write, atomic, false), base(site->site.file), site->site.line, f1,
 		 c->thread, verb(c->site, c->write, c->atomic, true), base(c->site->site.file),
 		 c->site->site.line, f2);
+	size_t len = strlen(line);
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(buf, line, len);
+	buf[len] = 0;
 }
 
 /* Warn mode: listed once per pair of sites in this execution (the runner dedups across). */
