@@ -99,11 +99,10 @@ static void fresh_thread(sched_thread *t, unsigned id)
 void sched_race_start(sched_exec *exec)
 {
 	exec->n_races = 0;
-	for (unsigned i = 0; i < exec->n_slots; i++) {
-		sched_thread *t = exec->pool->threads[i];
-		if (t)   /* else a slot made only when spawned: sched_race_fork_slow */
-			fresh_thread(t, i);
-	}
+	/* the threads started with the execution; a spawned one is made fresh by
+	   sched_race_fork_slow (so 128 program slots cost nothing here) */
+	for (unsigned i = 0; i < exec->cfg.n_threads; i++)
+		fresh_thread(exec->pool->threads[i], i);
 }
 
 void sched_race_release_slow(sched_thread *self, sched_vc *object)
