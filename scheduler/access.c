@@ -344,15 +344,40 @@ static void free_races(sched_thread *self, sched_shared *s, weft_access_site *si
 	}
 }
 
+/*
+ * The extent of a block about to be freed, without touching a block that is
+ * already free: a double free must reach the real free(), which reports it as
+ * one (ASan: "attempting double-free"); malloc_usable_size on it would make
+ * ASan report "malloc_usable_size() for pointer which is not owned" instead.
+ * A sanitizer's allocator answers whether it owns the block as allocated
+ * (__sanitizer_get_ownership: 0 once freed; a lookup, no report); 0 then, and
+ * nothing is forgotten.  Without one (weak: NULL), glibc's malloc_usable_size
+ * reads the chunk's header only.  __sanitizer_ names are common to every
+ * sanitizer runtime (not counted by OSS-Fuzz's check_mixed_sanitizers).
+ */
+extern int __sanitizer_get_ownership(const volatile void *p) __attribute__((weak));
+extern size_t __sanitizer_get_allocated_size(const volatile void *p) __attribute__((weak));
+
+static size_t block_size(void *ptr)
+{
+	if (__sanitizer_get_ownership && __sanitizer_get_allocated_size)
+		return __sanitizer_get_ownership(ptr) ? __sanitizer_get_allocated_size(ptr) : 0;
+	return malloc_usable_size(ptr);
+}
+
 void weft_impl_free_at(weft_access_site *site, void *ptr)
 {
 	sched_thread *self = weft_impl_current;
-	if (self && ptr && self->exec->mem_buffered)   /* TSO/PSO (memory_tso.c) */
-		sched_mem_freed(self, ptr, malloc_usable_size(ptr));
-	if (!self || !ptr || !self->exec->shared)
+	if (!self || !ptr)
+		return;
+	size_t size = block_size(ptr);
+	if (size == 0)
+		return;   /* not an allocated block (freed already): the real free() says so */
+	if (self->exec->mem_buffered)   /* TSO/PSO (memory_tso.c) */
+		sched_mem_freed(self, ptr, size);
+	if (!self->exec->shared)
 		return;
 	sched_shared *s = self->exec->shared;
-	size_t size = malloc_usable_size(ptr);
 	if (s->shadow && self->exec->cfg.races)
 		free_races(self, s, site, ptr, size);
 	uintptr_t first = (uintptr_t)ptr >> GRANULE_SHIFT;
@@ -390,7 +415,7 @@ void weft_impl_alloc(void *ptr)
 		return;
 	sched_shared *s = self->exec->shared;
 	uintptr_t first = (uintptr_t)ptr >> GRANULE_SHIFT;
-	uintptr_t end = ((uintptr_t)ptr + malloc_usable_size(ptr) + 7) >> GRANULE_SHIFT;
+	uintptr_t end = ((uintptr_t)ptr + block_size(ptr) + 7) >> GRANULE_SHIFT;
 	for (uintptr_t g = first; g < end; g++) {
 		shared_slot *slot = slot_of(s, g, false);
 		if (slot)
