@@ -16,9 +16,13 @@
  * order) so that site ids come from source locations, never from addresses.
  * Without debug info the line is the instruction's index in its function and
  * the file its function's name.  `value` is the value a store writes (a pointer:
- * 1 if non-NULL), 0 otherwise.  Before every call to free(), the runtime is told
- * the block is gone (weft_impl_free), so that a reused address does not look
- * shared (scheduler/access.c).
+ * 1 if non-NULL), 0 otherwise.  Before every call to free() or a C++ operator
+ * delete, the runtime is told the block is gone (weft_impl_free_at, with a site:
+ * the race check takes it as a write of the block), so that a reused address
+ * does not look shared (scheduler/access.c); after every call to malloc,
+ * calloc, realloc, aligned_alloc or operator new, that the block is new
+ * (weft_impl_alloc: it may reuse one freed by a library, whose free the pass
+ * never saw).
  *
  * Memory orders (issue 18): after each atomic instruction of an integer of up to
  * 8 bytes or a pointer, a second guarded call gives the memory model
@@ -78,6 +82,7 @@ enum WeftAccess {
 constexpr unsigned kOrderPlain = 0xff;
 constexpr unsigned kFlagPointer = 1;   /* the value is a pointer (recorded as NULL / non-NULL) */
 constexpr unsigned kFlagRmwOther = 2;  /* an atomicrmw weft has no kind for (min, max, nand) */
+constexpr unsigned kFlagFree = 4;      /* free() or delete: the site of weft_impl_free_at */
 
 unsigned c_order(AtomicOrdering o)
 {
@@ -113,7 +118,7 @@ private:
 	const DataLayout &dl_;
 	StructType *site_type_ = nullptr;
 	GlobalVariable *current_ = nullptr;
-	FunctionCallee access_, range_, free_;
+	FunctionCallee access_, range_, free_, alloc_;
 	FunctionCallee load_post_, store_post_, rmw_post_, fence_;   /* the memory model's */
 	std::map<std::string, Constant *> strings_;
 
@@ -148,7 +153,8 @@ void Instrumenter::declare_runtime()
 	Type *vd = Type::getVoidTy(ctx_);
 	access_ = m_.getOrInsertFunction("weft_impl_access", vd, PointerType::getUnqual(site_type_),
 					 i8p, Type::getInt64Ty(ctx_));
-	free_ = m_.getOrInsertFunction("weft_impl_free", vd, i8p);
+	free_ = m_.getOrInsertFunction("weft_impl_free_at", vd, PointerType::getUnqual(site_type_), i8p);
+	alloc_ = m_.getOrInsertFunction("weft_impl_alloc", vd, i8p);
 	range_ = m_.getOrInsertFunction("weft_impl_access_range", vd,
 					PointerType::getUnqual(site_type_), i8p, Type::getInt64Ty(ctx_));
 	Type *sp = PointerType::getUnqual(site_type_), *i64 = Type::getInt64Ty(ctx_);
@@ -407,6 +413,38 @@ static void retarget(MutableArrayRef<Access> all, Value *from, Value *to)
 	}
 }
 
+/* `name` is `prefix` followed by one of `tails` (a mangled operator's variants). */
+static bool one_of(StringRef name, StringRef prefix, std::initializer_list<StringRef> tails)
+{
+	if (!name.startswith(prefix))
+		return false;
+	for (StringRef tail : tails)
+		if (name.drop_front(prefix.size()) == tail)
+			return true;
+	return false;
+}
+
+/*
+ * free(p), or a global operator delete (sized, aligned, nothrow): never a
+ * placement delete (_ZdlPvS_), whose pointer is no block of the allocator's.
+ */
+static bool frees_block(StringRef name, unsigned args)
+{
+	std::initializer_list<StringRef> tails = {"", "m", "St11align_val_t", "mSt11align_val_t",
+						  "RKSt9nothrow_t", "St11align_val_tRKSt9nothrow_t"};
+	return (name == "free" && args == 1) || one_of(name, "_ZdlPv", tails) ||
+	       one_of(name, "_ZdaPv", tails);
+}
+
+/* malloc and its family, or a global operator new: never a placement new (_ZnwmPv). */
+static bool allocates_block(StringRef name)
+{
+	std::initializer_list<StringRef> tails = {"", "RKSt9nothrow_t", "St11align_val_t",
+						  "St11align_val_tRKSt9nothrow_t"};
+	return name == "malloc" || name == "calloc" || name == "realloc" || name == "aligned_alloc" ||
+	       one_of(name, "_Znwm", tails) || one_of(name, "_Znam", tails);
+}
+
 bool Instrumenter::instrument(Function &f)
 {
 	StringRef name = f.getName();
@@ -415,7 +453,7 @@ bool Instrumenter::instrument(Function &f)
 	    f.hasFnAttribute(Attribute::Naked))
 		return false;
 	SmallVector<Access, 32> accesses;
-	SmallVector<CallInst *, 8> frees;
+	SmallVector<CallInst *, 8> frees, allocs;
 	SmallVector<Access, 8> ranges;   /* memset/memcpy/memmove: type nullptr, `stored` the length */
 	SmallVector<Access, 4> fences;
 	for (BasicBlock &bb : f) {
@@ -433,9 +471,12 @@ bool Instrumenter::instrument(Function &f)
 			else if (auto *mi = dyn_cast<MemIntrinsic>(&i))
 				add_ranges(mi, ranges);
 			else if (auto *call = dyn_cast<CallInst>(&i))
-				if (Function *callee = call->getCalledFunction())
-					if (callee->getName() == "free" && call->arg_size() == 1)
+				if (Function *callee = call->getCalledFunction()) {
+					if (frees_block(callee->getName(), call->arg_size()))
 						frees.push_back(call);
+					else if (allocates_block(callee->getName()))
+						allocs.push_back(call);
+				}
 		}
 	}
 	unsigned index = 0;
@@ -471,9 +512,16 @@ bool Instrumenter::instrument(Function &f)
 		guard_call(a.inst, fence_, {site(a, f, ++index)});
 	for (CallInst *call : frees) {
 		IRBuilder<> b(call);
-		guard_call(call, free_, {b.CreatePointerCast(call->getArgOperand(0), i8p)});
+		Access a{call, nullptr, nullptr, kStore, kOrderPlain, kFlagFree, nullptr};
+		guard_call(call, free_, {site(a, f, ++index),
+					 b.CreatePointerCast(call->getArgOperand(0), i8p)});
 	}
-	return !accesses.empty() || !frees.empty() || !ranges.empty() || !fences.empty();
+	for (CallInst *call : allocs) {   /* after the call: its result */
+		IRBuilder<> b(call->getNextNode());
+		guard_call(call->getNextNode(), alloc_, {b.CreatePointerCast(call, i8p)});
+	}
+	return !accesses.empty() || !frees.empty() || !ranges.empty() || !fences.empty() ||
+	       !allocs.empty();
 }
 
 bool Instrumenter::run()

@@ -137,6 +137,8 @@ void report_print_stats(FILE *out, const report_stats *s);
 /* ---- report_stall.c: blocked threads, for the trace and for deadlock messages ---- */
 /* Why an execution stopped (enum sched_stop): "step budget exhausted", "livelock", ... */
 const char *report_stop_name(unsigned stop);
+/* WEFT_RACES=warn: one line for a race not seen before (report_race.c). */
+void report_print_race_warning(FILE *out, const char *target, const char *message);
 /* A blocked thread's wait (enum sched_wait, object number or joined thread + 1). */
 void report_format_wait(char *buf, size_t cap, unsigned wait, unsigned object);
 /*

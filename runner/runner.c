@@ -25,6 +25,8 @@
 #include "../report/report.h"
 #include "../scheduler/sched.h"
 
+#define RUNNER_MAX_WARNED 256   /* distinct races warned about; later ones are not printed */
+
 struct weft_runner {
 	const weft_target *target;
 	input_bounds bounds;
@@ -32,7 +34,9 @@ struct weft_runner {
 	sched_exec exec;
 	uint8_t accesses;              /* enum sched_accesses, from WEFT_ACCESSES */
 	char backend_why[200];         /* why pthreads when fibers were the default, or "" */
-	bool races;                    /* WEFT_RACES=1: the data-race verdict */
+	uint8_t races;                 /* WEFT_RACES: enum sched_races (scheduler/sched.h) */
+	const void *warned[RUNNER_MAX_WARNED][2];   /* WEFT_RACES=warn: pairs of sites printed */
+	unsigned n_warned;
 	uint8_t memory;                /* WEFT_MEMORY: enum sched_memory (scheduler/memory.h) */
 	input_choices choices;
 	input_scenario scenario;
@@ -138,10 +142,12 @@ static uint8_t choose_accesses(void)
 }
 
 /*
- * The data-race verdict (scheduler/race.c) on instrumented plain accesses:
- * WEFT_RACES=1 turns it on, 0 or unset leaves it off, so that a race is found
- * through its own symptom (an assertion, ASan's report) unless asked; anything
- * else stops the process (exit 2).
+ * The data-race check (scheduler/race.c) on instrumented accesses: WEFT_RACES=1
+ * makes a race the verdict, WEFT_RACES=warn prints each distinct race once
+ * (report/report_race.c) and judges the execution as if unchecked, 0 or unset
+ * leaves it off, so that a race is found through its own symptom (an
+ * assertion, ASan's report) unless asked; anything else stops the process
+ * (exit 2).
  */
 /*
  * The memory model of the atomics (scheduler/memory.h): WEFT_MEMORY=sc|c11|
@@ -167,15 +173,39 @@ static uint8_t choose_memory(const weft_target *target)
 	exit(2);
 }
 
-static bool choose_races(void)
+static uint8_t choose_races(void)
 {
 	const char *env = getenv("WEFT_RACES");
 	if (!env || !*env || strcmp(env, "0") == 0)
-		return false;
+		return SCHED_RACES_OFF;
 	if (strcmp(env, "1") == 0)
-		return true;
-	fprintf(stderr, "weft: WEFT_RACES=%s: use 1 (data races are failures) or 0\n", env);
+		return SCHED_RACES_FAIL;
+	if (strcmp(env, "warn") == 0)
+		return SCHED_RACES_WARN;
+	fprintf(stderr, "weft: WEFT_RACES=%s: use 1 (data races are failures), warn (each race "
+		"printed once) or 0\n", env);
 	exit(2);
+}
+
+static bool same_pair(const void *const a[2], const struct weft_access_site *const b[2])
+{
+	return (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0]);
+}
+
+/* WEFT_RACES=warn: print the execution's races whose pair of sites is new. */
+static void warn_races(weft_runner *r)
+{
+	for (unsigned i = 0; i < r->exec.n_races; i++) {
+		const sched_race_found *f = &r->exec.race[i];
+		unsigned k = 0;   /* a pair in either order: one race */
+		while (k < r->n_warned && !same_pair(r->warned[k], f->site))
+			k++;
+		if (k < r->n_warned || r->n_warned == RUNNER_MAX_WARNED)
+			continue;
+		r->warned[r->n_warned][0] = f->site[0];
+		r->warned[r->n_warned++][1] = f->site[1];
+		report_print_race_warning(stderr, r->target->name, f->message);
+	}
 }
 
 weft_runner *weft_runner_new(const weft_target *target)
@@ -610,7 +640,10 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 	r->n_post_run = 0;
 	run_init_part(r);
 	weft_verdict v;
-	if (sched_exec_run(&r->exec, &cfg) != 0) {
+	int started = sched_exec_run(&r->exec, &cfg);
+	if (started == 0 && r->races == SCHED_RACES_WARN)
+		warn_races(r);
+	if (started != 0) {
 		snprintf(r->message, sizeof r->message, "could not start %u managed threads",
 			 cfg.n_threads);
 		sched_trace_reset(&r->exec.trace);

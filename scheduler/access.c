@@ -34,6 +34,7 @@ _Static_assert(offsetof(weft_access_site, column) == 24, "layout the pass builds
 _Static_assert(offsetof(weft_access_site, size) == 28, "layout the pass builds");
 _Static_assert(offsetof(weft_access_site, order) == 30, "layout the pass builds");
 _Static_assert(offsetof(weft_access_site, function) == 32, "layout the pass builds");
+_Static_assert(WEFT_SITE_FREE == 4, "kFlagFree in instrument/weft_instrument.cpp");
 _Static_assert(SCHED_MAX_THREADS < 255, "a granule's first toucher fits 8 bits");
 
 #define GRANULE_SHIFT 3
@@ -193,19 +194,51 @@ static void step(sched_thread *self, weft_access_site *site, void *addr, uint64_
 		sched_note_change(self);
 }
 
-/* Races: the access about to happen, against the granule's shadow (race.c). */
-static void check_race(sched_thread *self, sched_shared *s, shared_slot *slot,
-		       weft_access_site *site, void *addr)
+/* The bytes of granule `g` that [addr, addr + len) covers, as a mask (bit i = byte i). */
+static uint8_t bytes_of(uintptr_t g, uintptr_t addr, uint64_t len)
+{
+	uintptr_t lo = g << GRANULE_SHIFT, hi = lo + 8;
+	uintptr_t from = addr > lo ? addr : lo;
+	uintptr_t to = addr + len < hi ? addr + len : hi;
+	if (to <= from)
+		return 0;
+	return (uint8_t)(((1u << (to - from)) - 1) << (from - lo));
+}
+
+/* The race shadow of granule `g` (NULL: the table is full, unchecked: known limits). */
+static sched_shadow *shadow_at(sched_shared *s, uintptr_t g, shared_slot *slot)
 {
 	if (!slot)
-		slot = slot_of(s, (uintptr_t)addr >> GRANULE_SHIFT, true);
-	if (!slot)
-		return;   /* table full: unchecked (ARCHITECTURE.md, known limits) */
-	sched_shadow *shadow = shadow_of(s, slot);
-	if (site->order != WEFT_ORDER_PLAIN)
-		sched_race_atomic(self, shadow);
-	else
-		sched_race_access(self, shadow, site, site->site.kind != WEFT_ACCESS_LOAD);
+		slot = slot_of(s, g, true);
+	return slot ? shadow_of(s, slot) : NULL;
+}
+
+/*
+ * Races: the access about to happen (len bytes at addr), against the shadow of
+ * each granule it touches (race.c).  An atomic one first takes what its order
+ * acquires from its location (the first granule's vector) and afterwards
+ * publishes what its order releases.
+ */
+static void check_race(sched_thread *self, sched_shared *s, shared_slot *slot,
+		       weft_access_site *site, void *addr, uint64_t len, bool write)
+{
+	uintptr_t a = (uintptr_t)addr;
+	uintptr_t first = a >> GRANULE_SHIFT, last = (a + (len ? len : 1) - 1) >> GRANULE_SHIFT;
+	if (last - first >= WEFT_RANGE_GRANULES)
+		last = first + WEFT_RANGE_GRANULES - 1;
+	bool atomic = site->order != WEFT_ORDER_PLAIN;
+	sched_shadow *location = shadow_at(s, first, slot);
+	if (atomic && location)
+		sched_race_atomic_before(self, location, site->order,
+					 site->site.kind != WEFT_ACCESS_STORE);
+	for (uintptr_t g = first; g <= last; g++) {
+		sched_shadow *shadow = g == first ? location : shadow_at(s, g, NULL);
+		if (shadow)
+			sched_race_access(self, shadow, site, len ? bytes_of(g, a, len) : 0xff,
+					  write, atomic);
+	}
+	if (atomic && location)
+		sched_race_atomic_after(self, location, site->order, write);
 }
 
 /* Races checked, or an atomic: the general path. */
@@ -224,7 +257,8 @@ static __attribute__((noinline)) void access_slow(sched_thread *self, weft_acces
 	if (!plain)   /* for the memory model's post-hook (access_memory.c): a store's old bits */
 		self->atomic_old = sched_access_peek(addr, site->size);
 	if (exec->cfg.races)
-		check_race(self, table_of(exec), slot, site, addr);
+		check_race(self, table_of(exec), slot, site, addr, site->size,
+			   site->site.kind != WEFT_ACCESS_LOAD);
 }
 
 /*
@@ -289,8 +323,25 @@ void weft_impl_access_range(weft_access_site *site, void *addr, uint64_t len)
 			sched_note_change(self);
 	}
 	if (exec->cfg.races)
-		for (uintptr_t g = first; g <= last; g++)
-			check_race(self, s, slot_of(s, g, true), site, (void *)(g << GRANULE_SHIFT));
+		check_race(self, s, NULL, site, addr, len, site->site.kind == WEFT_ACCESS_STORE);
+}
+
+/*
+ * Races: a free is a write of the whole block, so a use that does not happen
+ * before it races with it.  (A use after it finds the shadow cleared below: it
+ * is ASan's use-after-free, not a `data-race`; see known limits.)
+ */
+static void free_races(sched_thread *self, sched_shared *s, weft_access_site *site, void *ptr,
+		       size_t size)
+{
+	uintptr_t a = (uintptr_t)ptr;
+	uintptr_t end = (a + size + 7) >> GRANULE_SHIFT;
+	for (uintptr_t g = a >> GRANULE_SHIFT; g < end; g++) {
+		shared_slot *slot = slot_of(s, g, false);
+		if (slot)   /* a granule never accessed holds no access to race with */
+			sched_race_access(self, shadow_of(s, slot), site, bytes_of(g, a, size), true,
+					  false);
+	}
 }
 
 /*
@@ -314,7 +365,7 @@ static size_t block_size(void *ptr)
 	return malloc_usable_size(ptr);
 }
 
-void weft_impl_free(void *ptr)
+void weft_impl_free_at(weft_access_site *site, void *ptr)
 {
 	sched_thread *self = weft_impl_current;
 	if (!self || !ptr)
@@ -327,6 +378,8 @@ void weft_impl_free(void *ptr)
 	if (!self->exec->shared)
 		return;
 	sched_shared *s = self->exec->shared;
+	if (s->shadow && self->exec->cfg.races)
+		free_races(self, s, site, ptr, size);
 	uintptr_t first = (uintptr_t)ptr >> GRANULE_SHIFT;
 	uintptr_t end = ((uintptr_t)ptr + size + 7) >> GRANULE_SHIFT;
 	for (uintptr_t g = first; g < end; g++) {
@@ -337,5 +390,35 @@ void weft_impl_free(void *ptr)
 			if (s->shadow)   /* a new block: no access of the old one races with it */
 				sched_race_clear(shadow_of(s, slot));
 		}
+	}
+}
+
+/* Objects built before weft_impl_free_at: the free is named by the function alone. */
+void weft_impl_free(void *ptr)
+{
+	static weft_access_site site = { { "free", 0, WEFT_ACCESS_STORE, 0 }, 0, 0, WEFT_ORDER_PLAIN,
+					 WEFT_SITE_FREE, "free" };
+	weft_impl_free_at(&site, ptr);
+}
+
+/*
+ * A block malloc or new just returned (races only): whatever the shadow holds
+ * for its bytes belongs to a block freed where weft could not see it (a
+ * library's delete: std::thread's state, freed in libstdc++), and the
+ * allocator ordered that free before this allocation; forget it.  The table's
+ * "shared so far" is left as it is (steps do not change).
+ */
+void weft_impl_alloc(void *ptr)
+{
+	sched_thread *self = weft_impl_current;
+	if (!self || !ptr || !self->exec->shared || !self->exec->shared->shadow)
+		return;
+	sched_shared *s = self->exec->shared;
+	uintptr_t first = (uintptr_t)ptr >> GRANULE_SHIFT;
+	uintptr_t end = ((uintptr_t)ptr + block_size(ptr) + 7) >> GRANULE_SHIFT;
+	for (uintptr_t g = first; g < end; g++) {
+		shared_slot *slot = slot_of(s, g, false);
+		if (slot)
+			sched_race_clear(shadow_of(s, slot));
 	}
 }

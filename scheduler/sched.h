@@ -156,6 +156,8 @@ struct weft_impl_thread {
 	uint64_t seen_epoch;        /* exec->epoch when it last looked */
 	uint64_t solo;              /* its switch points in this call since it was resumed */
 	sched_vc vc;                /* happens-before (race.c), when races are checked */
+	sched_vc rel_fence;         /* race.c: vc at its last release fence (relaxed stores publish it) */
+	sched_vc acq_pending;       /* race.c: what its relaxed loads read (an acquire fence takes it) */
 	/* spawned threads (sync.c: pthread_create) */
 	void *(*start)(void *);
 	void *start_arg;
@@ -189,6 +191,17 @@ enum sched_accesses {
 
 typedef struct sched_shared sched_shared;   /* access.c: granule -> threads, per execution */
 
+/* The data-race check (race.c): off, a race stops the execution, or it is listed. */
+enum sched_races { SCHED_RACES_OFF, SCHED_RACES_FAIL, SCHED_RACES_WARN };
+
+#define SCHED_MAX_RACES 16         /* distinct races one execution lists (WARN) */
+
+/* A race found in WARN mode: its pair of sites (the later access first) and its sentence. */
+typedef struct sched_race_found {
+	const struct weft_access_site *site[2];
+	char message[256];
+} sched_race_found;
+
 /* What the runner asks of one execution. */
 typedef struct sched_exec_config {
 	unsigned n_threads;                        /* 1..SCHED_MAX_THREADS */
@@ -201,8 +214,8 @@ typedef struct sched_exec_config {
 	uint64_t solo_limit;                       /* steps of one call alone (0 = unchecked) */
 	bool spurious_wakeups;                     /* condition waits may end by themselves */
 	uint8_t accesses;                          /* enum sched_accesses */
-	bool races;                                /* check instrumented plain accesses for
-						      data races (race.c) */
+	uint8_t races;                             /* enum sched_races: check instrumented
+						      accesses for data races (race.c) */
 	uint8_t memory;                            /* enum sched_memory (memory.h) */
 	sched_strategy strategy;
 	void (*body)(void *ctx, unsigned thread);  /* runs on managed thread `thread` */
@@ -236,6 +249,8 @@ typedef struct sched_exec {
 	struct sched_mem *mem;      /* its state; NULL until the first weak access */
 	unsigned mem_buffered;      /* TSO/PSO: stores in the threads' buffers (memory_tso.c) */
 	struct sched_tso *tso;      /* their state; NULL until the first buffered store */
+	unsigned n_races;           /* SCHED_RACES_WARN: races listed so far (race.c) */
+	sched_race_found race[SCHED_MAX_RACES];
 	unsigned n_choices;         /* data choices made so far (sched_choose) */
 	sched_choice choice[SCHED_MAX_CHOICES];   /* the first SCHED_MAX_CHOICES of them */
 	sched_trace trace;
@@ -314,10 +329,16 @@ void sched_race_release_slow(sched_thread *self, sched_vc *object);
 void sched_race_acquire_slow(sched_thread *self, const sched_vc *object);
 void sched_race_fork_slow(sched_thread *self, sched_thread *child);
 void sched_race_clear(sched_shadow *s);
-void sched_race_atomic(sched_thread *self, sched_shadow *s);
-/* The access about to happen; stops the execution at a race. */
+/* A new block at the granule (an allocation): no earlier access conflicts with it. */
+void sched_race_clear_cells(sched_shadow *s);
+/* An atomic access of C11 order `order`: its acquire side before the check, its release after. */
+void sched_race_atomic_before(sched_thread *self, sched_shadow *s, unsigned order, bool reads);
+void sched_race_atomic_after(sched_thread *self, sched_shadow *s, unsigned order, bool writes);
+void sched_race_fence(sched_thread *self, unsigned order);
+/* The access about to happen to the bytes `mask` of the granule; at a race stops the
+   execution (SCHED_RACES_FAIL) or lists it (SCHED_RACES_WARN). */
 void sched_race_access(sched_thread *self, sched_shadow *s, const struct weft_access_site *site,
-		       bool write);
+		       uint8_t mask, bool write, bool atomic);
 /* The edges; one branch when races are not checked. */
 static inline void sched_race_release(sched_thread *self, sched_vc *object)
 {

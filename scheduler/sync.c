@@ -298,6 +298,8 @@ int weft_cond_wait_at(pthread_cond_t *c, pthread_mutex_t *m, const struct timesp
 	int timed_out = early;
 	if (!early)
 		timed_out = sched_sync_wait(self, oc, SCHED_WAIT_COND, site, may_end);
+	if (!timed_out)   /* woken: the signal's edge (race.c), besides the mutex's */
+		sched_race_acquire(self, &oc->vc);
 	sched_sync_event(self, ev, oc, (uint64_t)timed_out);
 	sched_sync_lock(self, om, site);
 	om->depth = depth;
@@ -321,6 +323,7 @@ int weft_cond_signal_at(pthread_cond_t *c, weft_site *site)
 			first = t;
 	}
 	sched_sync_event(self, ev, o, first ? first->id + 1 : 0);
+	sched_race_release(self, &o->vc);
 	if (first) {
 		sched_unblock(exec, first);
 		sched_note_change(self);
@@ -337,6 +340,7 @@ int weft_cond_broadcast_at(pthread_cond_t *c, weft_site *site)
 	size_t ev = sched_sync_point(self, site, c);
 	sched_sync *o = sched_sync_of(self, c, SCHED_SYNC_COND, site);
 	sched_sync_event(self, ev, o, 0);
+	sched_race_release(self, &o->vc);
 	sched_sync_wake_all(self->exec, o, SCHED_WAIT_COND);
 	sched_note_change(self);
 	sched_sync_after_release(self);

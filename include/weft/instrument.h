@@ -56,6 +56,7 @@ extern "C" {
 #define WEFT_ORDER_PLAIN 0xff          /* not an atomic access */
 #define WEFT_SITE_POINTER 1            /* the value is a pointer: recorded as NULL / non-NULL */
 #define WEFT_SITE_RMW_OTHER 2          /* an atomic read-modify-write weft has no kind for */
+#define WEFT_SITE_FREE 4               /* free() or delete (weft_impl_free_at) */
 
 /*
  * One instrumented instruction, built by the pass as a private global.  `site`
@@ -91,8 +92,20 @@ WEFT_API void weft_impl_access(weft_access_site *site, void *addr, uint64_t valu
  */
 #define WEFT_RANGE_GRANULES 512
 WEFT_API void weft_impl_access_range(weft_access_site *site, void *addr, uint64_t len);
-/* Before free(ptr) in instrumented code: the block's granules are nobody's now. */
+/*
+ * Before free(ptr) or a C++ delete in instrumented code, at `site` (kind store):
+ * with races checked, a write of the whole block (a use that does not happen
+ * before it is a data race); then the block's granules are nobody's.
+ * weft_impl_free is the same without a site (objects built by older passes).
+ */
+WEFT_API void weft_impl_free_at(weft_access_site *site, void *ptr);
 WEFT_API void weft_impl_free(void *ptr);
+/*
+ * Right after malloc, calloc, realloc, aligned_alloc or a C++ new returned `ptr`
+ * in instrumented code: with races checked, earlier accesses to these bytes
+ * (of a block freed where the pass could not see it) are forgotten.
+ */
+WEFT_API void weft_impl_alloc(void *ptr);
 
 /*
  * Right after an atomic instruction of 1-8 bytes, integer or pointer (issue 18):
