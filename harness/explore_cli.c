@@ -250,6 +250,8 @@ static int run(weft_runner *r, const cli_options *c)
 	       st.executions ? st.result.trace_hash : 0, st.digest, st.check_unknown);
 	if (out == SEARCH_EXPLORE_UNSUPPORTED)
 		printf("explore: n/a: %s\n", message);
+	if (out == SEARCH_EXPLORE_NONE)   /* no failure, but none could be found inside these */
+		weft_runner_warn_blind(r, stdout, "explore: note: ");
 	if (o.kind == SEARCH_EXPLORE_PCT)
 		pct_depth_note(&o, out, &st);
 	if (out == SEARCH_EXPLORE_FAILED && !c->quiet)

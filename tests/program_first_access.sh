@@ -16,4 +16,25 @@ for p in counter fields; do
 		fail "random failed first_access_${p}_fixed: $out"
 	echo "$out" | grep -q ' executions=2000 .* verdict=pass ' || fail "first_access_${p}_fixed: $out"
 done
-echo "program_first_access: random finds both first-access windows; the fixes pass 2,000 executions"
+# The same lost update built without the pass: its threads are blind, and every mode says so.
+note='2 of 3 operations ran without a switch point: build with the pass'
+out=$("$dir/first_access_blind_replay" --systematic 2>/dev/null)
+echo "$out" | grep -q "all 1 interleavings are fine" && echo "$out" | grep -q "^note: $note" ||
+	fail "--systematic on the blind program: $out"
+out=$("$dir/first_access_blind_replay" --explore=random --max-executions=10 --quiet 2>/dev/null)
+echo "$out" | grep -q "^explore: note: 20 of 30 operations ran without a switch point" ||
+	fail "--explore on the blind program: $out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '\000' > "$tmp/in"
+out=$("$dir/first_access_blind_replay" --stats "$tmp/in" 2>/dev/null)
+echo "$out" | grep -q "^operations without a switch point: 2 of 3" || fail "--stats: $out"
+if [ -x "$dir/first_access_blind_fuzz" ]; then   # libFuzzer builds: a start-up warning
+	out=$(cd "$tmp" && "$dir/first_access_blind_fuzz" -runs=50 -seed=1 2>&1)
+	echo "$out" | grep -q "^==weft== warning: [0-9]* of [0-9]* operations ran without a switch point" ||
+		fail "the fuzz binary did not warn: $(echo "$out" | grep '==weft==')"
+fi
+out=$("$dir/first_access_counter_fixed_replay" --systematic 2>/dev/null)
+echo "$out" | grep -q "^note:" && fail "a note on an instrumented program: $out"
+echo "program_first_access: random finds both first-access windows; the fixes pass 2,000 executions; the blind build is flagged"
+
