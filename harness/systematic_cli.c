@@ -239,6 +239,12 @@ static int run(weft_runner *r, const cli_options *c)
 	search_systematic_options o;
 	if (configure(&o, c, runner_bounds(r)) != 0)
 		return SYSTEMATIC_EXIT_USAGE;
+	if ((weft_runner_target(r)->flags & WEFT_TARGET_PROGRAM) && o.max_threads > o.min_threads) {
+		/* a program starts its own threads: every count is the same program, counted once */
+		fprintf(stderr, "weft-systematic: a program starts its own threads: --threads "
+			"changes nothing, it is explored once\n");
+		o.max_threads = o.min_threads;
+	}
 	o.progress = c->quiet ? NULL : progress;
 	o.progress_every = PROGRESS_EVERY;
 	print_bounds(&o, weft_runner_target(r));

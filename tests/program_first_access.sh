@@ -36,5 +36,9 @@ if [ -x "$dir/first_access_blind_fuzz" ]; then   # libFuzzer builds: a start-up 
 fi
 out=$("$dir/first_access_counter_fixed_replay" --systematic 2>/dev/null)
 echo "$out" | grep -q "^note:" && fail "a note on an instrumented program: $out"
+# --threads on a program: one program, explored once (not once per count)
+once=$(echo "$out" | grep '^explored')
+out=$("$dir/first_access_counter_fixed_replay" --systematic --threads=1..3 2>/dev/null | grep '^explored')
+[ -n "$once" ] && [ "$out" = "$once" ] || fail "--threads=1..3 on a program: '$out', alone: '$once'"
 echo "program_first_access: random finds both first-access windows; the fixes pass 2,000 executions; the blind build is flagged"
 
