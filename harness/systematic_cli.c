@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "watchdog.h"
 #include "../runner/runner_internal.h"
 #include "../search/systematic.h"
 
@@ -45,6 +46,8 @@ enum systematic_exit {
 						"reduction)")                              \
 	X(max_executions, "--max-executions", "N", "stop after N executions (default: no limit)") \
 	X(out, "--out", "FILE", "write the first failure there (default: NAME.VERDICT.bin)") \
+	X(timeout, "--timeout", "S", "seconds one execution may run before the search ends " \
+				     "with a timeout (exit 1); 0: no limit (default 30)")    \
 	X(quiet, "--quiet", "", "no progress and rate lines on stderr")
 
 typedef struct cli_options {
@@ -283,12 +286,17 @@ static int harness_systematic_main(int argc, char **argv, int skip, const weft_t
 		fprintf(stderr, "weft-systematic: target is malformed: %s\n", problem);
 		return SYSTEMATIC_EXIT_USAGE;
 	}
+	uint64_t timeout = HARNESS_WATCHDOG_DEFAULT;
+	if (c.timeout && harness_cli_count(c.timeout, 0, 86400, &timeout) != 0)
+		return bad("--timeout=S takes 0 to 86400"), SYSTEMATIC_EXIT_USAGE;
 	weft_runner *r = weft_runner_new(target);
 	if (!r) {
 		fprintf(stderr, "weft-systematic: out of memory creating the runner\n");
 		return SYSTEMATIC_EXIT_USAGE;
 	}
+	harness_watchdog_start(r, (unsigned)timeout, "--systematic");
 	int rc = run(r, &c);
+	harness_watchdog_stop();
 	weft_runner_free(r);
 	return rc;
 }

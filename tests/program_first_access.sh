@@ -36,8 +36,15 @@ if [ -x "$dir/first_access_blind_fuzz" ]; then   # libFuzzer builds: a start-up 
 fi
 out=$("$dir/first_access_counter_fixed_replay" --systematic 2>/dev/null)
 echo "$out" | grep -q "^note:" && fail "a note on an instrumented program: $out"
+# A loop without a switch point: --timeout ends each search mode with the timeout line, exit 1.
+for mode in --systematic --explore; do
+	args=$mode; [ $mode = --explore ] && args=--explore=random
+	out=$("$dir/loop_blind_replay" $args --timeout=1 --quiet 2>&1); rc=$?
+	[ $rc -eq 1 ] && echo "$out" | grep -q "^==weft== TIMEOUT in loop_blind ($mode)" ||
+		fail "$mode --timeout=1 on a loop (exit $rc): $out"
+done
 # --threads on a program: one program, explored once (not once per count)
-once=$(echo "$out" | grep '^explored')
+once=$("$dir/first_access_counter_fixed_replay" --systematic 2>/dev/null | grep '^explored')
 out=$("$dir/first_access_counter_fixed_replay" --systematic --threads=1..3 2>/dev/null | grep '^explored')
 [ -n "$once" ] && [ "$out" = "$once" ] || fail "--threads=1..3 on a program: '$out', alone: '$once'"
 echo "program_first_access: random finds both first-access windows; the fixes pass 2,000 executions; the blind build is flagged"
