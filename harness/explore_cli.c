@@ -19,6 +19,7 @@
 
 #include "../search/explore.h"
 #include "cli.h"
+#include "watchdog.h"
 #include "../runner/runner_internal.h"
 #include "../search/strategy_baselines.h"
 
@@ -54,6 +55,8 @@ enum explore_exit {
 					 "is drawn (default 1; not bytes)")              \
 	X(bytes, "--bytes", "L", "bytes only: inputs of 0 to L random bytes, the length "  \
 				 "uniform (default 64)")                                 \
+	X(timeout, "--timeout", "S", "seconds one execution may run before the search ends " \
+				     "with a timeout (exit 1); 0: no limit (default 30)")    \
 	X(quiet, "--quiet", "", "print the result line only, no report")
 
 typedef struct cli_options {
@@ -250,6 +253,8 @@ static int run(weft_runner *r, const cli_options *c)
 	       st.executions ? st.result.trace_hash : 0, st.digest, st.check_unknown);
 	if (out == SEARCH_EXPLORE_UNSUPPORTED)
 		printf("explore: n/a: %s\n", message);
+	if (out == SEARCH_EXPLORE_NONE)   /* no failure, but none could be found inside these */
+		weft_runner_warn_blind(r, stdout, "explore: note: ");
 	if (o.kind == SEARCH_EXPLORE_PCT)
 		pct_depth_note(&o, out, &st);
 	if (out == SEARCH_EXPLORE_FAILED && !c->quiet)
@@ -279,13 +284,20 @@ static int harness_explore_main(int argc, char **argv, int skip, const weft_targ
 		fprintf(stderr, "weft-explore: target is malformed: %s\n", problem);
 		return EXPLORE_EXIT_USAGE;
 	}
+	uint64_t timeout = HARNESS_WATCHDOG_DEFAULT;
+	if (c.timeout && harness_cli_count(c.timeout, 0, 86400, &timeout) != 0)
+		return bad("--timeout=S takes 0 to 86400"), EXPLORE_EXIT_USAGE;
 	weft_runner *r = weft_runner_new(target);
 	if (!r) {
 		fprintf(stderr, "weft-explore: out of memory creating the runner\n");
 		return EXPLORE_EXIT_USAGE;
 	}
 	harness_death_leaves_input(r, "weft-explore");   /* a dying execution: report, count, input */
+	/* stress runs real threads outside the runner's count: no watchdog */
+	if (!c.explore || strcmp(c.explore, "stress") != 0)
+		harness_watchdog_start(r, (unsigned)timeout, "--explore");
 	int rc = run(r, &c);
+	harness_watchdog_stop();
 	weft_runner_free(r);
 	return rc;
 }

@@ -424,6 +424,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		v = weft_runner_run(runner, data, size, &res);
 	export_feedback(runner);
+	static unsigned runs;   /* after the first few executions: operations weft cannot see */
+	if (++runs == 16)
+		weft_runner_warn_blind(runner, stderr, "==weft== warning: ");
 	if (mutator)
 		weft_mutator_observe(mutator);
 	if (v != WEFT_PASS)

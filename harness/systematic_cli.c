@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "watchdog.h"
 #include "../runner/runner_internal.h"
 #include "../search/systematic.h"
 
@@ -45,6 +46,8 @@ enum systematic_exit {
 						"reduction)")                              \
 	X(max_executions, "--max-executions", "N", "stop after N executions (default: no limit)") \
 	X(out, "--out", "FILE", "write the first failure there (default: NAME.VERDICT.bin)") \
+	X(timeout, "--timeout", "S", "seconds one execution may run before the search ends " \
+				     "with a timeout (exit 1); 0: no limit (default 30)")    \
 	X(quiet, "--quiet", "", "no progress and rate lines on stderr")
 
 typedef struct cli_options {
@@ -204,6 +207,7 @@ static int report_outcome(weft_runner *r, search_systematic_outcome out,
 	case SEARCH_SYSTEMATIC_FINE:
 		printf("explored %" PRIu64 " executions (%" PRIu64 " scenarios): all %" PRIu64
 		       " interleavings are fine\n", st->interleavings, st->scenarios, st->interleavings);
+		weft_runner_warn_blind(r, stdout, "note: ");   /* fine, but blind there */
 		print_runs(st);
 		return SYSTEMATIC_EXIT_FINE;
 	case SEARCH_SYSTEMATIC_FAILED:
@@ -238,6 +242,12 @@ static int run(weft_runner *r, const cli_options *c)
 	search_systematic_options o;
 	if (configure(&o, c, runner_bounds(r)) != 0)
 		return SYSTEMATIC_EXIT_USAGE;
+	if ((weft_runner_target(r)->flags & WEFT_TARGET_PROGRAM) && o.max_threads > o.min_threads) {
+		/* a program starts its own threads: every count is the same program, counted once */
+		fprintf(stderr, "weft-systematic: a program starts its own threads: --threads "
+			"changes nothing, it is explored once\n");
+		o.max_threads = o.min_threads;
+	}
 	o.progress = c->quiet ? NULL : progress;
 	o.progress_every = PROGRESS_EVERY;
 	print_bounds(&o, weft_runner_target(r));
@@ -276,13 +286,18 @@ static int harness_systematic_main(int argc, char **argv, int skip, const weft_t
 		fprintf(stderr, "weft-systematic: target is malformed: %s\n", problem);
 		return SYSTEMATIC_EXIT_USAGE;
 	}
+	uint64_t timeout = HARNESS_WATCHDOG_DEFAULT;
+	if (c.timeout && harness_cli_count(c.timeout, 0, 86400, &timeout) != 0)
+		return bad("--timeout=S takes 0 to 86400"), SYSTEMATIC_EXIT_USAGE;
 	weft_runner *r = weft_runner_new(target);
 	if (!r) {
 		fprintf(stderr, "weft-systematic: out of memory creating the runner\n");
 		return SYSTEMATIC_EXIT_USAGE;
 	}
 	harness_death_leaves_input(r, "weft-systematic");   /* a dying execution: report, count, input */
+	harness_watchdog_start(r, (unsigned)timeout, "--systematic");
 	int rc = run(r, &c);
+	harness_watchdog_stop();
 	weft_runner_free(r);
 	return rc;
 }

@@ -34,6 +34,11 @@
  * point and the model's fence.  Floating-point, vector and wider atomics get no
  * post-hook: sequentially consistent.  Plain accesses are unchanged (SC).
  *
+ * A plain access to a global, or through a pointer loaded from one, carries
+ * WEFT_SITE_GLOBAL: its memory is possibly shared from its first access
+ * (scheduler/access.c), so a window that lies before the second thread's first
+ * access of a global is reachable (issue 31).
+ *
  * Skipped, because they cannot be shared or are not the program's own:
  * accesses to allocas that are never captured (PointerMayBeCaptured), to
  * thread-local globals and to constants; instructions marked !nosanitize
@@ -83,6 +88,8 @@ constexpr unsigned kOrderPlain = 0xff;
 constexpr unsigned kFlagPointer = 1;   /* the value is a pointer (recorded as NULL / non-NULL) */
 constexpr unsigned kFlagRmwOther = 2;  /* an atomicrmw weft has no kind for (min, max, nand) */
 constexpr unsigned kFlagFree = 4;      /* free() or delete: the site of weft_impl_free_at */
+constexpr unsigned kFlagGlobal = 8;    /* a global, or memory a global points to: shared from
+					  its first access (scheduler/access.c) */
 
 unsigned c_order(AtomicOrdering o)
 {
@@ -124,6 +131,7 @@ private:
 
 	void declare_runtime();
 	bool may_be_shared(Value *ptr);
+	bool from_global(Value *ptr);
 	void add_ranges(MemIntrinsic *mi, SmallVectorImpl<Access> &ranges);
 	bool classify(Instruction &i, Access &a);
 	Constant *string(const std::string &s);
@@ -179,6 +187,23 @@ bool Instrumenter::may_be_shared(Value *ptr)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Is the memory a global, or reached through a pointer loaded from a global
+ * (`shared->field`, `table[i]->x`)?  Such memory is possibly shared from its
+ * first access: the runtime makes that first access a switch point, so a
+ * window before the second thread's first access is reachable (issue 31).
+ * Everything else (the heap through locals, arguments) is shared from the
+ * second thread's access, as before.
+ */
+bool Instrumenter::from_global(Value *ptr)
+{
+	const Value *obj = getUnderlyingObject(ptr, 0);
+	if (auto *l = dyn_cast<LoadInst>(obj))
+		obj = getUnderlyingObject(l->getPointerOperand(), 0);
+	auto *g = dyn_cast<GlobalVariable>(obj);
+	return g && !g->isThreadLocal();
 }
 
 unsigned rmw_kind(AtomicRMWInst::BinOp op, unsigned &flags)
@@ -267,7 +292,13 @@ bool Instrumenter::classify(Instruction &i, Access &a)
 	if (a.type->isPointerTy() || holds_pointer(a.ptr, a.stored))
 		a.flags |= kFlagPointer;
 	/* an atomic is a switch point wherever it points: other threads see it by design */
-	return a.order != kOrderPlain || may_be_shared(a.ptr);
+	if (a.order != kOrderPlain)
+		return true;
+	if (!may_be_shared(a.ptr))
+		return false;
+	if (from_global(a.ptr))
+		a.flags |= kFlagGlobal;
+	return true;
 }
 
 Constant *Instrumenter::string(const std::string &s)

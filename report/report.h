@@ -125,6 +125,7 @@ typedef struct report_stats {
 	uint64_t preemptions[REPORT_STATS_PREEMPTIONS + 1];  /* executions by preemptions */
 	uint64_t verdicts[REPORT_STATS_VERDICTS];    /* executions by verdict */
 	uint64_t check_unknown;                      /* executions whose check gave up */
+	uint64_t ops, blind_ops;                     /* operations; those without a switch point */
 	weft_op_record calls[REPORT_STATS_CALLS];    /* distinct calls, in order first seen */
 	uint64_t call_count[REPORT_STATS_CALLS];
 	unsigned n_calls;
@@ -133,6 +134,8 @@ typedef struct report_stats {
 
 /* The distributions as an aligned table; rows in a fixed order, so it is golden-testable. */
 void report_print_stats(FILE *out, const report_stats *s);
+/* "N of M operations ran without a switch point: build with the pass ..." (blind > 0). */
+void report_print_blind(FILE *out, const char *prefix, uint64_t blind, uint64_t ops);
 
 /* ---- report_stall.c: blocked threads, for the trace and for deadlock messages ---- */
 /* Why an execution stopped (enum sched_stop): "step budget exhausted", "livelock", ... */

@@ -101,6 +101,13 @@ static void verdicts(FILE *out, const report_stats *s)
 			row(out, weft_verdict_name((weft_verdict)v), s->verdicts[v], s->executions);
 }
 
+void report_print_blind(FILE *out, const char *prefix, uint64_t blind, uint64_t ops)
+{
+	fprintf(out, "%s%" PRIu64 " of %" PRIu64 " operations ran without a switch point: build "
+		"with the pass (weft cannot see their accesses; no interleaving reaches inside them)\n",
+		prefix, blind, ops);
+}
+
 void report_print_stats(FILE *out, const report_stats *s)
 {
 	fprintf(out, "==weft== statistics of %" PRIu64 " execution%s of %s\n", s->executions,
@@ -113,4 +120,8 @@ void report_print_stats(FILE *out, const report_stats *s)
 	verdicts(out, s);
 	fprintf(out, "linearizability checks that gave up (unknown): %" PRIu64 " of %" PRIu64
 		" executions\n", s->check_unknown, s->executions);
+	fprintf(out, "operations without a switch point: %" PRIu64 " of %" PRIu64 "\n",
+		s->blind_ops, s->ops);
+	if (s->blind_ops)
+		report_print_blind(out, "note: ", s->blind_ops, s->ops);
 }

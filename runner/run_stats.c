@@ -78,6 +78,18 @@ void weft_run_stats_add(weft_run_stats *st, const weft_runner *runner, const wef
 	if ((unsigned)r->verdict < REPORT_STATS_VERDICTS)
 		s->verdicts[r->verdict]++;
 	s->check_unknown += r->check_unknown != 0;
+	unsigned ops;
+	s->blind_ops += runner_count_blind(runner_trace(runner), &ops);
+	s->ops += ops;
+}
+
+int weft_runner_warn_blind(const weft_runner *runner, FILE *out, const char *prefix)
+{
+	weft_runner_stats st = weft_runner_stats_get(runner);
+	if (!st.blind_operations)
+		return 0;
+	report_print_blind(out, prefix, st.blind_operations, st.operations);
+	return 1;
 }
 
 void weft_run_stats_print(const weft_run_stats *st, FILE *out)

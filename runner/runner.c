@@ -562,6 +562,9 @@ static void count(weft_runner *r, weft_verdict v)
 	r->stats.executions++;
 	r->stats.failures += v != WEFT_PASS;
 	r->stats.check_unknown += (uint64_t)r->result.check_unknown;
+	unsigned ops;
+	r->stats.blind_operations += runner_count_blind(&r->exec.trace, &ops);
+	r->stats.operations += ops;
 }
 
 static void fill_result(weft_runner *r, weft_verdict v)

@@ -46,6 +46,8 @@ const input_bounds *runner_bounds(const weft_runner *r);
 const input_scenario *runner_scenario(const weft_runner *r);
 /* The last execution's events (valid until the next run). */
 const sched_trace *runner_trace(const weft_runner *r);
+/* Operations in trace `t` (*n_ops) and how many ran without a switch point (blind_ops.c). */
+unsigned runner_count_blind(const sched_trace *t, unsigned *n_ops);
 /*
  * The last execution's data choices (which store each load read, timed waits),
  * at most `cap`, into out; returns how many (input_scenario.data: the encoder

@@ -20,12 +20,20 @@
  * runtimes' sources) are not the target's.  Read once per process: the
  * executable does not change.
  *
- * Limits: a stripped executable has no static symbol table (the probe then
- * finds nothing: WEFT_BACKEND=pthread or WEFT_TARGET_REAL_THREADS is the way);
- * thread-locals of shared libraries the target links are not looked at.
+ * A stripped executable has no static symbol table: then its program headers
+ * decide (dl_iterate_phdr, the executable's PT_TLS segment): thread-local
+ * storage beyond libweft's own (its three pointers, when libweft is linked
+ * in) may be the target's, so it runs on pthreads (named "unknown: the
+ * executable is stripped").  Conservative: a stripped build with the fuzzing
+ * or sanitizer runtimes (which keep thread-locals) always gets pthreads,
+ * slower but never a false verdict (issue 30).
+ *
+ * Limits: thread-locals of shared libraries the target links are not looked at.
  */
+#define _GNU_SOURCE   /* dl_iterate_phdr */
 #include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +48,8 @@
 static const char *const weft_own[] = {
 	"weft_impl_current", "sched_replay_jump", "runner_bound_target",
 };
+/* Their bytes: each is a pointer (tests/tls_probe.sh checks the sizes too). */
+#define WEFT_OWN_TLS_BYTES (sizeof weft_own / sizeof weft_own[0] * sizeof(void *))
 
 /* Source files of the fuzzing and sanitizer runtimes, by their basename's start. */
 static const char *const runtime_files[] = {
@@ -88,6 +98,7 @@ typedef struct probe_result {
 } probe_result;
 
 static probe_result probe;
+static bool symtab_seen;
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 
 /* Walk one symbol table (with its string table); stop at the first target TLS. */
@@ -130,8 +141,33 @@ static void scan_elf(const unsigned char *base, size_t size)
 		return;
 	const Elf64_Shdr *sh = (const Elf64_Shdr *)(base + eh->e_shoff);
 	for (unsigned i = 0; i < eh->e_shnum && !probe.found; i++)
-		if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < eh->e_shnum)
+		if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < eh->e_shnum) {
+			symtab_seen = true;
 			scan_symtab(base, size, &sh[i], &sh[sh[i].sh_link]);
+		}
+}
+
+/*
+ * The executable (dl_iterate_phdr's first object): more thread-local storage
+ * than libweft's own?  libweft's counts only if weft_impl_current lies in the
+ * executable's block (libweft linked in, not a shared library).
+ */
+static int scan_tls_segment(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size, (void)data;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_TLS || ph->p_memsz == 0)
+			continue;
+		const char *block = info->dlpi_tls_data, *own = (const char *)&weft_impl_current;
+		bool weft_inside = !block || (own >= block && own < block + ph->p_memsz);
+		if (ph->p_memsz > (weft_inside ? WEFT_OWN_TLS_BYTES : 0)) {
+			probe.found = true;
+			snprintf(probe.name, sizeof probe.name, "unknown: the executable is stripped");
+			probe.file[0] = '\0';
+		}
+	}
+	return 1;   /* the executable only */
 }
 
 static void probe_executable(void)
@@ -148,6 +184,8 @@ static void probe_executable(void)
 		}
 	}
 	close(fd);
+	if (!symtab_seen)
+		dl_iterate_phdr(scan_tls_segment, NULL);
 }
 
 bool runner_exe_thread_local(const char **name, const char **file)

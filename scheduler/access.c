@@ -9,12 +9,23 @@
  * to the set of managed threads that touched it, and an access is a step when
  * a thread other than the caller is in that set.  The table is reset by
  * bumping a generation number (no clearing per execution), allocated on the
- * first instrumented access (targets without instrumentation never pay), and
+ * first instrumented access (targets without instrumentation never pay),
+ * doubled when 3/4 full (up to a cap that depends only on the execution: past
+ * it a new granule is nobody's, so a thread's own memory never costs steps,
+ * however much it uses), and
  * holds its keys (addresses) to itself: they decide "shared or not" within one
  * execution, which only depends on which accesses touch the same memory, so
  * the same bytes give the same steps.  free() forgets a block's granules, so an
  * address malloc hands out again is not taken for shared memory (that would
  * depend on the allocator's history, not on the execution).
+ *
+ * First touches (issue 31).  A window can lie before the second thread's
+ * first access of a location (two threads' `n = n + 1` on a global main never
+ * touched; a writer's two fields and a reader).  The pass marks accesses to
+ * globals, and through pointers loaded from globals, WEFT_SITE_GLOBAL: their
+ * memory is possibly shared from its first access, so that first access is a
+ * step too (at most FIRST_TOUCH_STEPS per site and thread per execution).  A
+ * thread's own stack and heap reached only through locals stay free.
  *
  * A step is an ordinary switch point (weft_impl_switch: counted, maybe
  * preempted, one trace event at the access's site) and the event records the
@@ -35,12 +46,16 @@ _Static_assert(offsetof(weft_access_site, size) == 28, "layout the pass builds")
 _Static_assert(offsetof(weft_access_site, order) == 30, "layout the pass builds");
 _Static_assert(offsetof(weft_access_site, function) == 32, "layout the pass builds");
 _Static_assert(WEFT_SITE_FREE == 4, "kFlagFree in instrument/weft_instrument.cpp");
+_Static_assert(WEFT_SITE_GLOBAL == 8, "kFlagGlobal in instrument/weft_instrument.cpp");
 _Static_assert(SCHED_MAX_THREADS < 255, "a granule's first toucher fits 8 bits");
 
 #define GRANULE_SHIFT 3
-#define TABLE_BITS 14
-#define TABLE_SIZE (1u << TABLE_BITS)
-#define TABLE_MAX_USED (TABLE_SIZE / 4 * 3)   /* past it: every plain access is a step */
+#define TABLE_MIN_BITS 14        /* 16,384 slots at first; doubled at 3/4 full */
+#define TABLE_MAX_BITS 21        /* 1,572,864 granules (12 MiB touched) at most ... */
+#define TABLE_MAX_BITS_RACES 16  /* ... 49,152 with the race shadow (~1.6 KiB a slot) */
+#define MAX_USED(bits) ((1u << (bits)) / 4 * 3)
+#define FIRST_TOUCH_STEPS 16     /* first touches of globals that are steps, per site and thread */
+#define SITE_SLOTS 4096          /* (site, thread) pairs counted per execution */
 
 typedef struct shared_slot {
 	uintptr_t granule;
@@ -49,11 +64,21 @@ typedef struct shared_slot {
 	bool many;               /* a second thread has touched it since */
 } shared_slot;
 
+/* How many first touches of globals a site made steps for one thread (access_first). */
+typedef struct site_slot {
+	uintptr_t key;           /* the site's address and the thread */
+	uint32_t gen;
+	uint32_t steps;
+} site_slot;
+
 struct sched_shared {
 	uint32_t gen;
 	uint32_t used;
-	char *shadow;            /* races: TABLE_SIZE sched_shadows beside the slots (race.c) */
-	shared_slot slot[TABLE_SIZE];
+	uint32_t bits;           /* 1 << bits slots */
+	uint32_t sites_used;
+	char *shadow;            /* races: a sched_shadow beside each slot (race.c) */
+	shared_slot *slot;
+	site_slot site[SITE_SLOTS];
 };
 
 static sched_shadow *shadow_of(sched_shared *s, const shared_slot *slot)
@@ -67,29 +92,86 @@ void sched_access_reset(sched_exec *exec)
 	if (!s)
 		return;
 	s->used = 0;
+	s->sites_used = 0;
 	if (++s->gen == 0) {     /* wrapped: old slots could look current */
-		memset(s->slot, 0, sizeof s->slot);
+		memset(s->slot, 0, sizeof *s->slot << s->bits);
+		memset(s->site, 0, sizeof s->site);
 		s->gen = 1;
 	}
 }
 
 void sched_access_destroy(sched_exec *exec)
 {
-	if (exec->shared)
+	if (exec->shared) {
 		free(exec->shared->shadow);
+		free(exec->shared->slot);
+	}
 	free(exec->shared);
 	exec->shared = NULL;
 }
 
-/* The slot of `granule`, created if `create`; NULL if absent (or the table is full). */
+/* weft's abort, not a program's (harness/program_interpose.c catches abort()); cold. */
+__attribute__((noreturn, cold, noinline)) static void out_of_memory(void)
+{
+	weft_impl_current = NULL;
+	abort();
+}
+
+static uint32_t home(uintptr_t granule, uint32_t bits)
+{
+	return (uint32_t)((granule * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+/*
+ * Twice the slots (the shadow too), this execution's slots moved over.  How
+ * many granules a table holds at most depends only on the execution (the
+ * races flag), never on how big an earlier execution made it.
+ */
+static __attribute__((noinline, cold)) void grow(sched_shared *s)
+{
+	uint32_t bits = s->bits + 1, mask = (1u << bits) - 1;
+	shared_slot *slot = calloc((size_t)1 << bits, sizeof *slot);
+	char *shadow = s->shadow ? calloc((size_t)1 << bits, sched_shadow_size) : NULL;
+	if (!slot || (s->shadow && !shadow))
+		out_of_memory();
+	for (uint32_t k = 0; k < 1u << s->bits; k++) {
+		if (s->slot[k].gen != s->gen)
+			continue;
+		uint32_t i = home(s->slot[k].granule, bits);
+		while (slot[i].gen == s->gen)
+			i = (i + 1) & mask;
+		slot[i] = s->slot[k];
+		if (shadow)
+			memcpy(shadow + (size_t)i * sched_shadow_size,
+			       s->shadow + (size_t)k * sched_shadow_size, sched_shadow_size);
+	}
+	free(s->slot);
+	free(s->shadow);
+	s->slot = slot;
+	s->shadow = shadow;
+	s->bits = bits;
+}
+
+/*
+ * The slot of `granule`, created if `create`; NULL if absent, or when the
+ * execution has touched as many granules as a table may hold: a granule past
+ * that is nobody's (not shared: memory a thread uses alone never costs steps,
+ * however much of it; ARCHITECTURE.md, known limits).
+ */
 static shared_slot *slot_of(sched_shared *s, uintptr_t granule, bool create)
 {
-	uint32_t i = (uint32_t)((granule * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
-	for (;; i = (i + 1) & (TABLE_SIZE - 1)) {
+	uint32_t mask = (1u << s->bits) - 1;
+	for (uint32_t i = home(granule, s->bits);; i = (i + 1) & mask) {
 		shared_slot *slot = &s->slot[i];
 		if (slot->gen != s->gen) {
-			if (!create || s->used == TABLE_MAX_USED)
+			if (!create)
 				return NULL;
+			if (s->used == (s->shadow ? MAX_USED(TABLE_MAX_BITS_RACES) : MAX_USED(TABLE_MAX_BITS)))
+				return NULL;
+			if (s->used == MAX_USED(s->bits)) {
+				grow(s);
+				return slot_of(s, granule, create);
+			}
 			s->used++;
 			slot->gen = s->gen;
 			slot->granule = granule;
@@ -104,13 +186,6 @@ static shared_slot *slot_of(sched_shared *s, uintptr_t granule, bool create)
 	}
 }
 
-/* weft's abort, not a program's (harness/program_interpose.c catches abort()); cold. */
-__attribute__((noreturn, cold, noinline)) static void out_of_memory(void)
-{
-	weft_impl_current = NULL;
-	abort();
-}
-
 /* The table, made on the first instrumented access (with the shadow if races are checked). */
 static sched_shared *table_of(sched_exec *exec)
 {
@@ -119,28 +194,75 @@ static sched_shared *table_of(sched_exec *exec)
 		if (!exec->shared)
 			out_of_memory();
 		exec->shared->gen = 1;
+		exec->shared->bits = TABLE_MIN_BITS;
+		exec->shared->slot = calloc((size_t)1 << TABLE_MIN_BITS, sizeof *exec->shared->slot);
+		if (!exec->shared->slot)
+			out_of_memory();
 	}
 	if (__builtin_expect(exec->cfg.races && !exec->shared->shadow, 0)) {
-		exec->shared->shadow = calloc(TABLE_SIZE, sched_shadow_size);
+		sched_shared *s = exec->shared;
+		if (s->bits > TABLE_MAX_BITS_RACES && s->used == 0) {   /* a bigger table, from no races */
+			free(s->slot);
+			s->bits = TABLE_MIN_BITS;
+			s->slot = calloc((size_t)1 << TABLE_MIN_BITS, sizeof *s->slot);
+			if (!s->slot)
+				out_of_memory();
+		}
+		exec->shared->shadow = calloc((size_t)1 << exec->shared->bits, sched_shadow_size);
 		if (!exec->shared->shadow)
 			out_of_memory();
 	}
 	return exec->shared;
 }
 
-/* Was the granule touched by another thread?  Records `self` in its set; NULL slot = full. */
-static bool shared_so_far(sched_thread *self, shared_slot *slot)
+/*
+ * May `site` make one more first touch of a global a step for `self`?  At most
+ * FIRST_TOUCH_STEPS per site and thread in an execution, so a loop filling a
+ * global array costs a few steps, not one per element; past SITE_SLOTS pairs,
+ * none (both depend only on the execution).
+ */
+static __attribute__((noinline)) bool first_touch_step(sched_shared *s, sched_thread *self,
+							const weft_access_site *site)
+{
+	uintptr_t key = (uintptr_t)site << 8 | (uint8_t)self->id;
+	uint32_t i = home(key, 12);
+	_Static_assert(SITE_SLOTS == 1u << 12, "home(key, 12)");
+	for (;; i = (i + 1) & (SITE_SLOTS - 1)) {
+		site_slot *slot = &s->site[i];
+		if (slot->gen != s->gen) {
+			if (s->sites_used == MAX_USED(12))
+				return false;
+			s->sites_used++;
+			*slot = (site_slot){ .key = key, .gen = s->gen, .steps = 1 };
+			return true;
+		}
+		if (slot->key == key)
+			return slot->steps < FIRST_TOUCH_STEPS && ++slot->steps;
+	}
+}
+
+/*
+ * Is the access a step in `shared`?  Yes if another thread touched the granule
+ * (recording `self` in its set), or if it is the first touch of a global
+ * (WEFT_SITE_GLOBAL; `site` NULL: no such rule): memory other threads may
+ * touch later, so the window before their first access is reachable (issue 31).
+ * NULL slot: past the table's reach, nobody's.
+ */
+static bool shared_so_far(sched_thread *self, sched_shared *s, shared_slot *slot,
+			  const weft_access_site *site)
 {
 	if (!slot)
-		return true;
+		return false;
 	/* "another thread touched it" needs only the first toucher and whether a
 	   second came: exact for any number of threads, in two bytes */
 	uint8_t me = (uint8_t)(self->id + 1);
-	if (!slot->first)
+	if (!slot->first) {
 		slot->first = me;
-	else if (slot->first != me)
+		return site && (site->flags & WEFT_SITE_GLOBAL) && first_touch_step(s, self, site);
+	}
+	if (slot->first != me)
 		slot->many = true;
-	return slot->many || slot->first != me;
+	return slot->many;
 }
 
 /*
@@ -251,7 +373,8 @@ static __attribute__((noinline)) void access_slow(sched_thread *self, weft_acces
 	if (plain)
 		slot = slot_of(table_of(exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
 	bool is_step = !plain || exec->cfg.accesses == SCHED_ACCESSES_ALL ||
-		       (exec->cfg.accesses == SCHED_ACCESSES_SHARED && shared_so_far(self, slot));
+		       (exec->cfg.accesses == SCHED_ACCESSES_SHARED &&
+			shared_so_far(self, exec->shared, slot, site));
 	if (is_step)
 		step(self, site, addr, value);
 	if (!plain)   /* for the memory model's post-hook (access_memory.c): a store's old bits */
@@ -281,8 +404,9 @@ __attribute__((aligned(64))) void weft_impl_access(weft_access_site *site, void 
 	case SCHED_ACCESSES_ATOMICS:
 		return;
 	case SCHED_ACCESSES_SHARED: {
-		shared_slot *slot = slot_of(table_of(exec), (uintptr_t)addr >> GRANULE_SHIFT, true);
-		if (!shared_so_far(self, slot))
+		sched_shared *s = table_of(exec);
+		shared_slot *slot = slot_of(s, (uintptr_t)addr >> GRANULE_SHIFT, true);
+		if (!shared_so_far(self, s, slot, site))
 			return;
 		break;
 	}
@@ -313,7 +437,8 @@ void weft_impl_access_range(weft_access_site *site, void *addr, uint64_t len)
 	bool shared = exec->cfg.accesses == SCHED_ACCESSES_ALL;
 	for (uintptr_t g = first; g <= last; g++) {
 		shared_slot *slot = slot_of(s, g, true);
-		shared |= exec->cfg.accesses == SCHED_ACCESSES_SHARED && shared_so_far(self, slot);
+		shared |= exec->cfg.accesses == SCHED_ACCESSES_SHARED &&
+			  shared_so_far(self, s, slot, NULL);
 	}
 	if (shared) {
 		if (!site->site.id)

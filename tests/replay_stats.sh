@@ -41,6 +41,7 @@ verdicts                                    count       %
   pass                                          2    66.7  #############
   linearizability                               1    33.3  #######
 linearizability checks that gave up (unknown): 0 of 3 executions
+operations without a switch point: 0 of 8
 TABLE
 cmp -s "$tmp/want" "$tmp/out" || { diff "$tmp/want" "$tmp/out"; fail "the table differs"; }
 "$replay" --stats=yes "$tmp/in" > /dev/null 2> "$tmp/err"; rc=$?

@@ -26,8 +26,19 @@
 #include "weft/sync.h"
 #include "tests/check.h"
 
-static int own[4], shared_word, counter;
-static int *block;
+static int own_g[4], shared_g, counter;
+static int *block_g;
+
+/*
+ * Memory the pass cannot trace to a global, as the heap reached through a
+ * local: shared from another thread's access on.  (A global itself is shared
+ * from its first access: check_first_touch.)  The old checks run on it.
+ */
+static __attribute__((noinline)) void *untraced(void *p) { return p; }
+#define UNTRACED(x) (*(__typeof__(&(x)))untraced(&(x)))
+#define own UNTRACED(own_g)
+#define shared_word UNTRACED(shared_g)
+#define block UNTRACED(block_g)
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t never(void *self, unsigned thread, uint32_t call, uint64_t step)
@@ -109,7 +120,8 @@ static void atomic_add(void *ctx, unsigned t)
  * free() would, then writes it: not a step (the granule is nobody's).  Then the
  * same without forgetting: a step.
  */
-static bool forget;
+static bool forget_g;
+#define forget UNTRACED(forget_g)
 static void free_forgets(void *ctx, unsigned t)
 {
 	(void)ctx;
@@ -130,8 +142,10 @@ static void free_forgets(void *ctx, unsigned t)
  * word of it is a step (thread 0's memory).  Then thread 0 stores one word and
  * thread 1 memcpy's over the range: the memcpy is one step.
  */
-static long area[8];
-static bool copy_over;
+static long area_g[8];
+static bool copy_over_g;
+#define area UNTRACED(area_g)
+#define copy_over UNTRACED(copy_over_g)
 static void memset_then_use(void *ctx, unsigned t)
 {
 	(void)ctx;
@@ -303,8 +317,10 @@ static void weak_deref(void *ctx, unsigned t)
 		__atomic_store_n(&published, &seq, __ATOMIC_RELAXED);
 		return;
 	}
-	got_payload = __atomic_load_n(__atomic_load_n(&published, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
-	deref_addr = exec.trace.events[exec.trace.n - 1].addr;
+	UNTRACED(got_payload) = __atomic_load_n(__atomic_load_n(&published, __ATOMIC_RELAXED),
+						__ATOMIC_RELAXED);   /* no step after the load */
+	const sched_trace *trace = untraced(&exec.trace);
+	deref_addr = trace->events[trace->n - 1].addr;
 }
 
 static void run_memory(int how, uint8_t memory, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -368,6 +384,88 @@ static void check_memory(void)
 	      "a weakly read pointer dereferenced: %u choices, read %d (want 5 through the older "
 	      "pointer), the access's hook saw %s", asked, got_payload,
 	      deref_addr == &payload ? "it" : "another address");
+}
+
+/* ---- first touches of globals; a thread's own memory, however big (issue 31, 30) ---- */
+
+static int lone, pair_total;
+static long fill[64 * 1024 / 8];
+/* Thread 0 alone touches `lone` three times: only the first is a step. */
+static void lone_global(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	lone = lone + 1;
+	lone = lone + 1;
+}
+
+/* Each thread: total = total + 1 (2 accesses); the granule is new to thread 0 only. */
+static void both_bump(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	pair_total = pair_total + 1;
+}
+
+/* A loop filling a 64 KiB global: a bounded number of first-touch steps. */
+static void fill_global(void *ctx, unsigned t)
+{
+	(void)ctx;
+	sched_call_begin(t);
+	for (size_t i = 0; i < sizeof fill / sizeof *fill; i++)
+		fill[i] = (long)i;
+}
+
+/* 256 KiB of the thread's own heap (through its argument), filled then summed twice. */
+enum { OWN_WORDS = 256 * 1024 / sizeof(long) };
+static long own_sum;
+static void own_big(void *ctx, unsigned t)
+{
+	long *mine = *(long **)ctx;
+	sched_call_begin(t);
+	long sum = 0;
+	for (size_t i = 0; i < OWN_WORDS; i++)
+		mine[i] = (long)i;
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < OWN_WORDS; i++)
+			sum += mine[i];
+	*(long *)untraced(&own_sum) = sum;
+}
+
+static uint64_t run_ctx(void (*body)(void *, unsigned), void *ctx, uint8_t races)
+{
+	const sched_exec_config cfg = {
+		.n_threads = 1, .step_budget = 10000, .accesses = SCHED_ACCESSES_SHARED,
+		.races = races, .strategy = { .next_preemption = never, .pick = same },
+		.body = body, .body_ctx = ctx,
+	};
+	REQUIRE(sched_exec_run(&exec, &cfg) == 0, "execution did not start");
+	return exec.steps;
+}
+
+static void check_first_touch(uint64_t base1, uint64_t base2)
+{
+	CHECK(run(lone_global, 1, SCHED_ACCESSES_SHARED) == base1 + 1,
+	      "a global's first access is a step, the same thread's later ones are not: %llu steps",
+	      (unsigned long long)(exec.steps - base1));
+	CHECK(run(both_bump, 2, SCHED_ACCESSES_SHARED) == base2 + 3,
+	      "two threads' n = n + 1: thread 0's first load and thread 1's two accesses, %llu steps",
+	      (unsigned long long)(exec.steps - base2));
+	uint64_t filled = run(fill_global, 1, SCHED_ACCESSES_SHARED) - base1;
+	CHECK(filled >= 1 && filled <= 16, "filling a 64 KiB global: %llu first-touch steps (1-16)",
+	      (unsigned long long)filled);
+	CHECK(run(fill_global, 1, SCHED_ACCESSES_SHARED) - base1 == filled, "the same steps again");
+
+	long *mine = malloc(OWN_WORDS * sizeof *mine);
+	REQUIRE(mine, "out of memory");
+	for (uint8_t races = 0; races <= 1; races++) {
+		uint64_t steps = run_ctx(own_big, &mine, races);
+		CHECK(!exec.cut && steps == base1,
+		      "races %u: 256 KiB of a thread's own memory took %llu steps (want none)", races,
+		      (unsigned long long)(steps - base1));
+		CHECK(own_sum == 2 * (long)OWN_WORDS * ((long)OWN_WORDS - 1) / 2, "the sum");
+	}
+	free(mine);
 }
 
 static const sched_event *find_kind(uint8_t kind)
@@ -435,6 +533,7 @@ int main(void)
 	CHECK(run(lock_unlock, 1, SCHED_ACCESSES_SHARED) == base1 + 3,
 	      "lock + unlock took %llu steps, want 3", (unsigned long long)(exec.steps - base1));
 
+	check_first_touch(base1, base2);
 	check_races();
 	check_memory();
 

@@ -57,6 +57,8 @@ extern "C" {
 #define WEFT_SITE_POINTER 1            /* the value is a pointer: recorded as NULL / non-NULL */
 #define WEFT_SITE_RMW_OTHER 2          /* an atomic read-modify-write weft has no kind for */
 #define WEFT_SITE_FREE 4               /* free() or delete (weft_impl_free_at) */
+#define WEFT_SITE_GLOBAL 8             /* a plain access to a global or through a pointer
+					  loaded from one: shared from its first access */
 
 /*
  * One instrumented instruction, built by the pass as a private global.  `site`

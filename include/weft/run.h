@@ -61,6 +61,9 @@ typedef struct weft_runner_stats {
 	uint64_t executions;
 	uint64_t failures;
 	uint64_t check_unknown;  /* executions whose linearizability check gave up */
+	uint64_t operations;     /* operations run (a program: each thread's body) */
+	uint64_t blind_operations;   /* of them, those that ran without a switch point
+					(accesses weft cannot see: build with the pass) */
 } weft_runner_stats;
 
 typedef struct weft_runner weft_runner;
@@ -182,6 +185,12 @@ WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
 WEFT_API void weft_runner_report_html(const weft_runner *runner, FILE *out);
 
 WEFT_API weft_runner_stats weft_runner_stats_get(const weft_runner *runner);
+/*
+ * If some of the runner's operations so far ran without a switch point (no
+ * interleaving can reach inside them), print one line saying so to `out`
+ * after `prefix` and return 1; else print nothing and return 0.
+ */
+WEFT_API int weft_runner_warn_blind(const weft_runner *runner, FILE *out, const char *prefix);
 
 /*
  * Statistics of what was run, QuickCheck-style: over many executions of one
