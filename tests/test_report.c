@@ -279,7 +279,7 @@ static sched_event hand_off(uint8_t kind, uint8_t thread, uint8_t to)
 
 static const char expected_json[] =
 	"{\"target\": \"fake_stack\", \"verdict\": \"linearizability\", "
-	"\"message\": \"size() on thread 2 returned 0, the model gives 1\", \"threads\": 2, "
+	"\"message\": \"size() on thread 2 returned 0, the model gives 1\", \"symptom\": \"linearizability\", \"threads\": 2, "
 	"\"operations\": 2, \"preemptions\": 1, \"switches\": 2, \"steps\": 7, "
 	"\"trace_hash\": \"00c0ffee12345678\", \"scenario\": [[{\"op\": \"push\", "
 	"\"args\": [1]}], [{\"op\": \"pop\", \"args\": []}]], \"history\": [{\"thread\": 0, "
@@ -367,7 +367,7 @@ static const weft_target odd_target = {
 
 static const char expected_odd_json[] =
 	"{\"target\": \"we\\\"ird\\\\name\", \"verdict\": \"step-budget\", "
-	"\"message\": \"tab\\there\\nnewline \\u0001\\u001f end\\r\", \"threads\": 1, "
+	"\"message\": \"tab\\there\\nnewline \\u0001\\u001f end\\r\", \"symptom\": \"step-budget\", \"threads\": 1, "
 	"\"operations\": 1, \"preemptions\": 0, \"switches\": 0, \"steps\": 501, "
 	"\"trace_hash\": \"ffffffffffffffff\", \"scenario\": [[{\"op\": \"pop\", "
 	"\"args\": []}]], \"history\": [{\"thread\": 0, \"op\": \"pop\", \"args\": [], "
