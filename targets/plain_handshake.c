@@ -69,8 +69,8 @@ int main(void)
 {
 	pthread_t p, c;
 	ready = 0;
-	msg.len = 0;
-	msg.text[0] = '\0';
+	msg.len = 0; msg.text[0] = '\0';
+	/* one line: which store touches the granule first is the compiler's choice */
 	pthread_create(&c, NULL, consumer, NULL);
 	pthread_create(&p, NULL, producer, NULL);
 	pthread_join(p, NULL);
