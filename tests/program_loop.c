@@ -3,6 +3,9 @@
  * without the pass, its flag a plain volatile int that nobody sets): the
  * search modes must end it with a timeout, not hang (issue 31;
  * harness/watchdog.c; tests/program_first_access.sh).
+ *
+ * A program, not a test: tests/program_first_access.sh runs it and fails unless
+ * --systematic and --explore end it with the timeout verdict.
  */
 #include <pthread.h>
 

@@ -13,6 +13,9 @@
  *
  * The race-free twins of these patterns are in tests/program_race_free.c.
  * Built with weft's pass (weft_add_program ... INSTRUMENT).
+ *
+ * A program, not a test: tests/program_races.sh runs it and fails unless each race
+ * is reported.
  */
 #include <pthread.h>
 #include <sched.h>
