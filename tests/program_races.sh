@@ -12,6 +12,12 @@
 #   (verdict pass), and WEFT_RACES=1 makes the first one found the verdict;
 # - a C++ race names its functions demangled.
 dir=$1
+src=$(dirname "$0")/program_racy.c
+line() {  # line TEXT: where TEXT is in program_racy.c, so that comments may move it
+	n=$(grep -nF "$1" "$src" | head -1 | cut -d: -f1)
+	[ -n "$n" ] || fail "'$1' not in $src"
+	echo "$n"
+}
 fail() { echo "FAIL (program_races): $*"; exit 1; }
 for prog in program_race_free program_race_cxx_fixed; do
 	for memory in sc c11 tso pso; do
@@ -30,9 +36,12 @@ expect_once() {
 	n=$(echo "$out" | grep -c "^==weft== WARNING: data race in program_racy: .*$1")
 	[ "$n" -eq 1 ] || fail "warn mode printed '$1' $n times: $out"
 }
-expect_once "reads program_racy.c:41 (reader), unordered with thread 1's write at program_racy.c:32 (publisher)"
-expect_once "frees program_racy.c:57 (weft_program_main), unordered with thread 2's read at program_racy.c:42 (reader)"
-expect_once "program_racy.c:58 (weft_program_main), unordered with thread 2's atomic write at program_racy.c:44 (reader)\|program_racy.c:44 (reader), unordered with thread 0's read at program_racy.c:58"
+l_data_read=$(line 'seen = data;') l_data_write=$(line 'data = 42;')
+l_free=$(line 'free(block);') l_block_read=$(line 'seen += *block;')
+l_hits_read=$(line 'int plain_hits =') l_hits_add=$(line 'atomic_fetch_add_explicit(&hits')
+expect_once "reads program_racy.c:$l_data_read (reader), unordered with thread 1's write at program_racy.c:$l_data_write (publisher)"
+expect_once "frees program_racy.c:$l_free (weft_program_main), unordered with thread 2's read at program_racy.c:$l_block_read (reader)"
+expect_once "program_racy.c:$l_hits_read (weft_program_main), unordered with thread 2's atomic write at program_racy.c:$l_hits_add (reader)\|program_racy.c:$l_hits_add (reader), unordered with thread 0's read at program_racy.c:$l_hits_read"
 [ "$(echo "$out" | grep -c 'WARNING: data race')" -eq 3 ] || fail "not three warnings: $out"
 for s in random pos; do
 	out=$(WEFT_RACES=1 WEFT_MEMORY=sc "$dir/program_racy_replay" --explore=$s \
