@@ -42,12 +42,15 @@
  * and signal() are caught too: every handler is installed behind a trampoline
  * that clears weft_impl_current while the handler runs, and the handler the
  * caller gave is what `old` reports back.  Handlers that end the process
- * (libFuzzer's timeout and crash paths) use _Exit, which is not caught.
+ * (libFuzzer's timeout and crash paths) use _Exit, which is forwarded: they run
+ * as nobody.
  *
  * Not caught: the init/destroy calls (libweft calls the real ones from the
  * twins, which would recurse here; std::mutex and std::condition_variable
  * use static initialisers; a barrier's count is read from the real object),
- * semaphores, rwlock timed waits, clock_nanosleep, _Exit, quick_exit.
+ * semaphores, rwlock timed waits, clock_nanosleep.  _exit, _Exit and
+ * quick_exit are libweft's (runner/exit_guard.c: every executable, targets
+ * too), not defined here.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -443,7 +443,8 @@ static weft_verdict judge_stall(weft_runner *r)
 }
 
 /*
- * An execution that called exit() (program_env.c, exit_guard.c).  A program
+ * An execution that called exit(), _exit(), _Exit() or quick_exit()
+ * (program_env.c, exit_guard.c; stop_message names the call and its status).  A program
  * is judged as its process would be: exit(0) is success.  An operation of a
  * data-structure target must return, so any exit() is a failure.
  */
@@ -453,13 +454,13 @@ static weft_verdict judge_exit(weft_runner *r, const char *op)
 	if (is_program(r->target)) {
 		if (x->exit_status == 0)
 			return WEFT_PASS;
-		snprintf(r->message, sizeof r->message, "thread %u called exit(%d)",
-			 x->stop_thread, x->exit_status);
+		snprintf(r->message, sizeof r->message, "thread %u called %s",
+			 x->stop_thread, x->stop_message);
 		return WEFT_FAIL_VALIDATION;
 	}
 	snprintf(r->message, sizeof r->message,
-		 "thread %u called exit(%d)%s%s%s: an operation must return, not end the process",
-		 x->stop_thread, x->exit_status, op ? " in " : "", op ? op : "", op ? "()" : "");
+		 "thread %u called %s%s%s%s: an operation must return, not end the process",
+		 x->stop_thread, x->stop_message, op ? " in " : "", op ? op : "", op ? "()" : "");
 	return WEFT_FAIL_VALIDATION;
 }
 

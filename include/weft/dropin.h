@@ -16,7 +16,7 @@
  * To fuzz a whole program, also rename its main (-Dmain=weft_program_main) and
  * link harness/program_main.c: see README "Fuzzing an existing pthread program".
  *
- * Also exit, _Exit, abort, sleep, usleep, nanosleep, clock_gettime, time,
+ * Also exit, _Exit, _exit, quick_exit, abort, sleep, usleep, nanosleep, clock_gettime, time,
  * gettimeofday and the program's stdout (printf, puts, putchar, vprintf and
  * any use of `stdout`): <weft/program.h> says what each does in an execution.
  * These renames give each call its file and line as its site.  Programs built
@@ -114,7 +114,9 @@ extern "C" int weft_program_main(int argc, char **argv);
 
 /* ---- the outside world: exits, sleeps, clocks, stdout (<weft/program.h>) ---- */
 #define exit(s) weft_exit(s)
-#define _Exit(s) weft_exit(s)
+#define _Exit(s) weft_exit_as("_Exit", s)
+#define _exit(s) weft_exit_as("_exit", s)
+#define quick_exit(s) weft_exit_as("quick_exit", s)
 #define abort() weft_abort()
 #define sleep(s) weft_sleep(s)
 #define usleep(us) weft_usleep(us)
