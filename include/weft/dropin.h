@@ -59,6 +59,7 @@ extern "C" int weft_program_main(int argc, char **argv);
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <signal.h>   /* before the pthread_kill rename: its declaration */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,7 @@ extern "C" int weft_program_main(int argc, char **argv);
 #define pthread_self() weft_thread_self()
 #define pthread_exit(r) weft_thread_exit(r)
 #define pthread_detach(t) weft_thread_detach(t)
+#define pthread_kill(t, s) weft_thread_kill((t), (s))
 
 /* ---- the outside world: exits, sleeps, clocks, stdout (<weft/program.h>) ---- */
 #define exit(s) weft_exit(s)
