@@ -282,6 +282,7 @@ static int harness_systematic_main(int argc, char **argv, int skip, const weft_t
 		return SYSTEMATIC_EXIT_USAGE;
 	}
 	harness_death_leaves_input(r, "weft-systematic");   /* a dying execution: report, count, input */
+	harness_death_record(r);   /* ... under every strategy, not only bytes */
 	int rc = run(r, &c);
 	weft_runner_free(r);
 	return rc;

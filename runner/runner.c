@@ -62,6 +62,8 @@ struct weft_runner {
 	size_t progress_size;
 	runner_progress_fn progress_fn;
 	void *progress_self;
+	runner_watch_fn watch;   /* runner_watch_set: hears a mode's strategies */
+	void *watch_self;
 };
 
 static const weft_model *model_of(const weft_target *t)
@@ -648,6 +650,8 @@ weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
 					 sched_strategy strategy, weft_result *out)
 {
 	r->scenario = *s;
+	if (r->watch && !r->progress_fn && !r->progress_data)
+		strategy = r->watch(r->watch_self, r, &r->scenario, strategy);
 	weft_verdict v = execute_scenario(r, strategy, 1);
 	fill_result(r, v);
 	count(r, v);
@@ -873,6 +877,12 @@ void runner_progress_set(weft_runner *r, runner_progress_fn fn, void *self)
 	r->progress_self = self;
 	r->progress_data = NULL;
 	r->progress_size = 0;
+}
+
+void runner_watch_set(weft_runner *r, runner_watch_fn fn, void *self)
+{
+	r->watch = fn;
+	r->watch_self = self;
 }
 
 void runner_progress_input(weft_runner *r, const uint8_t *data, size_t size)
