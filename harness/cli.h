@@ -55,5 +55,11 @@ int harness_cli_range(const char *s, int64_t *lo, int64_t *hi);
  */
 struct weft_runner;
 void harness_death_leaves_input(struct weft_runner *runner, const char *tool);
+/*
+ * Under a mode's own strategies (--explore's, --systematic's), the schedule of
+ * each run is written down as it goes (harness/death_record.c), so that a
+ * death leaves its bytes too; explore and systematic explore as before.
+ */
+void harness_death_record(struct weft_runner *runner);
 
 #endif /* WEFT_HARNESS_CLI_H */

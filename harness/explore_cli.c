@@ -293,6 +293,7 @@ static int harness_explore_main(int argc, char **argv, int skip, const weft_targ
 		return EXPLORE_EXIT_USAGE;
 	}
 	harness_death_leaves_input(r, "weft-explore");   /* a dying execution: report, count, input */
+	harness_death_record(r);   /* ... under every strategy, not only bytes */
 	/* stress runs real threads outside the runner's count: no watchdog */
 	if (!c.explore || strcmp(c.explore, "stress") != 0)
 		harness_watchdog_start(r, (unsigned)timeout, "--explore");

@@ -42,18 +42,22 @@
  * and signal() are caught too: every handler is installed behind a trampoline
  * that clears weft_impl_current while the handler runs, and the handler the
  * caller gave is what `old` reports back.  Handlers that end the process
- * (libFuzzer's timeout and crash paths) use _Exit, which is not caught.
+ * (libFuzzer's timeout and crash paths) use _Exit, which is forwarded: they run
+ * as nobody.
  *
  * Not caught: the init/destroy calls (libweft calls the real ones from the
  * twins, which would recurse here; std::mutex and std::condition_variable
  * use static initialisers; a barrier's count is read from the real object),
- * semaphores, rwlock timed waits, clock_nanosleep, _Exit, quick_exit.
+ * semaphores, rwlock timed waits, clock_nanosleep.  _exit, _Exit and
+ * quick_exit are libweft's (runner/exit_guard.c: every executable, targets
+ * too), not defined here.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +110,7 @@ static void *real_function(const char *name, void *interceptor, const char *vers
 INTERCEPTOR(int, pthread_create, (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *));
 INTERCEPTOR(int, pthread_join, (pthread_t, void **));
 INTERCEPTOR(int, pthread_detach, (pthread_t));
+INTERCEPTOR(int, pthread_kill, (pthread_t, int));
 INTERCEPTOR(void, pthread_exit, (void *));
 INTERCEPTOR(pthread_t, pthread_self, (void));
 INTERCEPTOR(int, pthread_mutex_lock, (pthread_mutex_t *));
@@ -167,6 +172,14 @@ int pthread_detach(pthread_t t)
 		return weft_thread_detach(t);
 	typedef int (*fn)(pthread_t);
 	return REAL(fn, pthread_detach, NULL)(t);
+}
+
+int pthread_kill(pthread_t t, int sig)
+{
+	if (weft_impl_current)
+		return weft_thread_kill(t, sig);
+	typedef int (*fn)(pthread_t, int);
+	return REAL(fn, pthread_kill, NULL)(t, sig);
 }
 
 void pthread_exit(void *retval)
@@ -401,10 +414,18 @@ void abort(void)
 
 static struct sigaction handlers[NSIG];   /* what each signal's installer asked for */
 
+/*
+ * A fault (SIGSEGV, SIGBUS) is the managed thread's own: its handler (weft's,
+ * runner/death.c and the replay tool's) asks weft_fault_fiber_stack_overflow
+ * whether the running fiber overflowed its stack, which needs
+ * weft_impl_current; the process is ending, so no clock or thread call of the
+ * handler's can mislead anything (issue 29).
+ */
 static void run_as_nobody(int sig, siginfo_t *info, void *context)
 {
 	struct weft_impl_thread *self = weft_impl_current;
-	weft_impl_current = NULL;
+	bool fault = (sig == SIGSEGV || sig == SIGBUS) && info && info->si_code > 0;
+	weft_impl_current = fault ? self : NULL;
 	const struct sigaction *h = &handlers[sig];
 	if (h->sa_flags & SA_SIGINFO)
 		h->sa_sigaction(sig, info, context);

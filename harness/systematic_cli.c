@@ -295,6 +295,7 @@ static int harness_systematic_main(int argc, char **argv, int skip, const weft_t
 		return SYSTEMATIC_EXIT_USAGE;
 	}
 	harness_death_leaves_input(r, "weft-systematic");   /* a dying execution: report, count, input */
+	harness_death_record(r);   /* ... under every strategy, not only bytes */
 	harness_watchdog_start(r, (unsigned)timeout, "--systematic");
 	int rc = run(r, &c);
 	harness_watchdog_stop();

@@ -66,6 +66,8 @@ struct weft_runner {
 	size_t progress_size;
 	runner_progress_fn progress_fn;
 	void *progress_self;
+	runner_watch_fn watch;   /* runner_watch_set: hears a mode's strategies */
+	void *watch_self;
 };
 
 static const weft_model *model_of(const weft_target *t)
@@ -473,7 +475,8 @@ static weft_verdict judge_stall(weft_runner *r)
 }
 
 /*
- * An execution that called exit() (program_env.c, exit_guard.c).  A program
+ * An execution that called exit(), _exit(), _Exit() or quick_exit()
+ * (program_env.c, exit_guard.c; stop_message names the call and its status).  A program
  * is judged as its process would be: exit(0) is success.  An operation of a
  * data-structure target must return, so any exit() is a failure.
  */
@@ -483,13 +486,13 @@ static weft_verdict judge_exit(weft_runner *r, const char *op)
 	if (is_program(r->target)) {
 		if (x->exit_status == 0)
 			return WEFT_PASS;
-		snprintf(r->message, sizeof r->message, "thread %u called exit(%d)",
-			 x->stop_thread, x->exit_status);
+		snprintf(r->message, sizeof r->message, "thread %u called %s",
+			 x->stop_thread, x->stop_message);
 		return WEFT_FAIL_VALIDATION;
 	}
 	snprintf(r->message, sizeof r->message,
-		 "thread %u called exit(%d)%s%s%s: an operation must return, not end the process",
-		 x->stop_thread, x->exit_status, op ? " in " : "", op ? op : "", op ? "()" : "");
+		 "thread %u called %s%s%s%s: an operation must return, not end the process",
+		 x->stop_thread, x->stop_message, op ? " in " : "", op ? op : "", op ? "()" : "");
 	return WEFT_FAIL_VALIDATION;
 }
 
@@ -683,6 +686,8 @@ weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
 					 sched_strategy strategy, weft_result *out)
 {
 	r->scenario = *s;
+	if (r->watch && !r->progress_fn && !r->progress_data)
+		strategy = r->watch(r->watch_self, r, &r->scenario, strategy);
 	weft_verdict v = execute_scenario(r, strategy, 1);
 	fill_result(r, v);
 	count(r, v);
@@ -908,6 +913,12 @@ void runner_progress_set(weft_runner *r, runner_progress_fn fn, void *self)
 	r->progress_self = self;
 	r->progress_data = NULL;
 	r->progress_size = 0;
+}
+
+void runner_watch_set(weft_runner *r, runner_watch_fn fn, void *self)
+{
+	r->watch = fn;
+	r->watch_self = self;
 }
 
 void runner_progress_input(weft_runner *r, const uint8_t *data, size_t size)

@@ -78,6 +78,17 @@ typedef size_t (*runner_progress_fn)(void *self, uint8_t *out, size_t cap);
 void runner_progress_set(weft_runner *r, runner_progress_fn fn, void *self);
 /* The next run is these bytes' (a mode that runs bytes under its own plan reader). */
 void runner_progress_input(weft_runner *r, const uint8_t *data, size_t size);
+/*
+ * A listener to the strategies a mode runs scenarios under: at each
+ * runner_run_scenario whose run has no writer named, fn gets the scenario and
+ * the strategy and returns the strategy to run, which must answer exactly as
+ * `inner` does (harness/death_record.c: it writes the schedule down and names
+ * itself the run's writer, so a death under --explore or --systematic leaves
+ * bytes).  NULL: none.
+ */
+typedef sched_strategy (*runner_watch_fn)(void *self, weft_runner *r, const input_scenario *s,
+					  sched_strategy inner);
+void runner_watch_set(weft_runner *r, runner_watch_fn fn, void *self);
 /* Whether `r` is inside an execution (setup to teardown). Signal-safe read. */
 bool runner_in_execution(const weft_runner *r);
 /*

@@ -16,6 +16,7 @@
 #include "sync_record.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -595,6 +596,30 @@ void weft_thread_exit(void *retval)
 int weft_thread_detach(pthread_t t)
 {
 	return managed() ? 0 : pthread_detach(t);
+}
+
+/*
+ * pthread_kill on a managed thread (issue 29): its handle is weft's, not a
+ * pthread_t glibc can dereference (the real call segfaulted inside glibc),
+ * and weft cannot deliver an asynchronous signal at a chosen step.  Signal 0
+ * (the existence check) answers as POSIX says; any other signal is misuse,
+ * named, so the program's use of signals between threads is visible.
+ */
+int weft_thread_kill(pthread_t t, int sig)
+{
+	sched_thread *self = managed();
+	if (!self)
+		return pthread_kill(t, sig);
+	uint64_t id = (uint64_t)t - HANDLE_BASE;
+	if ((uint64_t)t < HANDLE_BASE || id >= self->exec->n_started)
+		return ESRCH;
+	if (sig == 0)
+		return 0;
+	if (sig < 0 || sig >= NSIG)
+		return EINVAL;
+	sched_sync_misuse(self, "thread %u sends signal %d (%s) to thread %u with pthread_kill: "
+			  "weft cannot deliver a signal to a managed thread", self->id, sig,
+			  strsignal(sig), (unsigned)id);
 }
 
 int weft_sched_yield_at(weft_site *site)

@@ -13,7 +13,7 @@ set -u
 src=${1:-.}
 cd "$src" || exit 1
 order="scheduler oracle input report runner search mutate reduce harness"
-glue="fuzz_libfuzzer.c crash_file.c afl_mutator.c replay_main.c program_main.c program_interpose.c cli.c cli.h explore_cli.c systematic_cli.c watchdog.c watchdog.h"
+glue="fuzz_libfuzzer.c crash_file.c afl_mutator.c replay_main.c program_main.c program_interpose.c cli.c cli.h explore_cli.c systematic_cli.c watchdog.c watchdog.h death_record.c"
 fail=0
 rank() { i=0; for r in $order; do [ "$r" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo -1; }
 

@@ -16,7 +16,7 @@
  * To fuzz a whole program, also rename its main (-Dmain=weft_program_main) and
  * link harness/program_main.c: see README "Fuzzing an existing pthread program".
  *
- * Also exit, _Exit, abort, sleep, usleep, nanosleep, clock_gettime, time,
+ * Also exit, _Exit, _exit, quick_exit, abort, sleep, usleep, nanosleep, clock_gettime, time,
  * gettimeofday and the program's stdout (printf, puts, putchar, vprintf and
  * any use of `stdout`): <weft/program.h> says what each does in an execution.
  * These renames give each call its file and line as its site.  Programs built
@@ -59,6 +59,7 @@ extern "C" int weft_program_main(int argc, char **argv);
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <signal.h>   /* before the pthread_kill rename: its declaration */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,10 +112,13 @@ extern "C" int weft_program_main(int argc, char **argv);
 #define pthread_self() weft_thread_self()
 #define pthread_exit(r) weft_thread_exit(r)
 #define pthread_detach(t) weft_thread_detach(t)
+#define pthread_kill(t, s) weft_thread_kill((t), (s))
 
 /* ---- the outside world: exits, sleeps, clocks, stdout (<weft/program.h>) ---- */
 #define exit(s) weft_exit(s)
-#define _Exit(s) weft_exit(s)
+#define _Exit(s) weft_exit_as("_Exit", s)
+#define _exit(s) weft_exit_as("_exit", s)
+#define quick_exit(s) weft_exit_as("quick_exit", s)
 #define abort() weft_abort()
 #define sleep(s) weft_sleep(s)
 #define usleep(us) weft_usleep(us)

@@ -12,6 +12,9 @@
  *                      pass for status 0 (the process would have succeeded),
  *                      else `validation` ("thread T called exit(S)").  The
  *                      program's other threads stop where they are.
+ *   weft_exit_as(call, s)
+ *                      the same for _exit, _Exit and quick_exit (their names in
+ *                      the verdict): never a silent end of the process.
  *   weft_abort()       ends the execution with verdict `assertion`.
  *   weft_sleep, weft_usleep, weft_nanosleep (macros: the caller's site)
  *                      the thread waits (a switch point shown as a semaphore
@@ -48,6 +51,8 @@ extern "C" {
 #define WEFT_LOGICAL_EPOCH 1000000000   /* 2001-09-09, the same for every clock id */
 
 WEFT_API void weft_exit(int status) __attribute__((noreturn));
+/* weft_exit for `call` ("_exit", "_Exit", "quick_exit"): its name in the verdict. */
+WEFT_API void weft_exit_as(const char *call, int status) __attribute__((noreturn));
 WEFT_API void weft_abort(void) __attribute__((noreturn));
 /* A sleep of `ns` nanoseconds at the caller's site (the macros below pass it). */
 WEFT_API int weft_sleep_ns_at(unsigned long long ns, weft_site *site);

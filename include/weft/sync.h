@@ -79,6 +79,8 @@ WEFT_API int weft_thread_join_at(pthread_t t, void **retval, weft_site *site);
 WEFT_API pthread_t weft_thread_self(void);
 WEFT_API void weft_thread_exit(void *retval) __attribute__((noreturn));
 WEFT_API int weft_thread_detach(pthread_t t);
+/* pthread_kill: signal 0 checks the thread; any other signal to a managed thread is misuse. */
+WEFT_API int weft_thread_kill(pthread_t t, int sig);
 WEFT_API int weft_sched_yield_at(weft_site *site);
 
 /*
