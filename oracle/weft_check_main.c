@@ -29,6 +29,7 @@
 #include "history_io.h"
 #include "model_kv.h"
 #include "models.h"
+#include "tool_files.h"
 #include "weft/check.h"
 
 /* Precedence when files differ: BAD_INPUT, then NOT_LINEARIZABLE, then UNKNOWN. */
@@ -198,33 +199,22 @@ static int validate_options(check_state *st)
 	return validate_relaxed(st);
 }
 
-/* The whole of `path` ('-': stdin) in a malloc'd buffer, or NULL with errno set. */
+/*
+ * The whole of `path` ('-': stdin) in a malloc'd buffer, or NULL with errno set:
+ * what the replay tool refuses is refused here too (oracle/tool_files.h).
+ */
 static char *slurp(const char *path, size_t *size)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	int is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : oracle_tool_open_input(path, ORACLE_TOOL_MAX_INPUT);
 	if (!f)
 		return NULL;
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			char *bigger = realloc(buf, cap *= 2);
-			if (!bigger)
-				free(buf);
-			buf = bigger;
-		}
-	}
-	int failed = ferror(f) || !buf;
-	if (f != stdin)
+	char *text = oracle_tool_read(f, ORACLE_TOOL_MAX_INPUT, size);
+	int e = errno;
+	if (!is_stdin)
 		fclose(f);
-	if (failed) {
-		free(buf);
-		errno = errno ? errno : EIO;
-		return NULL;
-	}
-	*size = n;
-	return buf;
+	errno = e;
+	return text;
 }
 
 /* Reads the history in `text` with the reader --format asks for (or auto picks). */
@@ -312,7 +302,7 @@ static void write_html(check_state *st, const char *name, const oracle_history *
 	FILE *f = fopen(st->opt.html, "w");
 	if (f)
 		weft_check_report_html(f, name, &view, h->builtin ? h->builtin->ops : NULL, res);
-	if (!f || fclose(f) != 0) {
+	if (!f || oracle_tool_close(f) != 0) {
 		char shown[256];
 		fprintf(stderr, "weft-check: cannot write %s: %s\n",
 			printable(shown, sizeof shown, st->opt.html), strerror(errno));
@@ -354,7 +344,7 @@ static void check_file(check_state *st, const char *path)
 	size_t len = 0;
 	char *text = slurp(path, &len);
 	if (!text) {
-		fprintf(stderr, "weft-check: cannot read %s: %s\n", name, strerror(errno));
+		fprintf(stderr, "weft-check: cannot read %s: %s\n", name, oracle_tool_why(errno));
 		st->bad = 1;
 		return;
 	}
@@ -417,6 +407,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ORACLE_N_BUILTINS; i++)
 		if (st.checkers[i])
 			weft_checker_free(st.checkers[i]);
+	if (oracle_tool_stdout_ok() != 0) {   /* verdicts lost: never a success status */
+		fprintf(stderr, "weft-check: cannot write <stdout>: %s\n", strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
 	return st.bad ? EXIT_BAD_INPUT : st.refuted ? EXIT_NOT_LINEARIZABLE
 		     : st.undecided ? EXIT_UNKNOWN : EXIT_LINEARIZABLE;
 }
