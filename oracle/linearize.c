@@ -414,8 +414,10 @@ static weft_check_verdict oracle_check_partitions(weft_checker *c, const weft_hi
 		if (v != WEFT_CHECK_LINEARIZABLE)
 			continue;   /* still counting partitions */
 		v = oracle_check_sub(c, h, e - s, res);
-		if (v == WEFT_CHECK_NOT_LINEARIZABLE)
+		if (v == WEFT_CHECK_NOT_LINEARIZABLE) {
 			res->partition_key = oracle_partition_key(c->keys, s);
+			res->n_partition_ops = e - s;
+		}
 	}
 	return v;
 }

@@ -12,7 +12,8 @@
  *       2. thread 2  enq(2) = 0
  *     cannot be placed next: thread 1  deq() = 2, but the model gives 1
  *
- * (the indented lines are weft_check_explain's, oracle/explain.c; --quiet drops them).
+ * (the indented lines are weft_check_explain's, oracle/explain.c: of a long prefix
+ * the last 20 operations, all with --full; --quiet drops them).
  *
  * The same glue as harness/replay_main.c: options defined once in
  * CHECK_OPTIONS, which generates the parser and --help; exit codes from one
@@ -57,10 +58,13 @@ enum check_exit {
 	X(relaxed, "--relaxed", 1, "queue and stack histories: a deq (pop) may return any of " \
 				   "the VALUE+1 oldest (newest) elements (k-relaxed)")  \
 	X(quiet, "--quiet", 0, "one line per file: no explanation of failures")        \
+	X(full, "--full", 0, "explain with the whole longest linearizable prefix (default: " \
+			     "its last 20 operations, after '... N earlier operations')") \
 	X(html, "--html", 1, "also write the one FILE's history and explanation as a " \
 			     "self-contained web page to VALUE")
 
 _Static_assert(WEFT_CHECK_DEFAULT_MAX_COST == 10000000u, "--help states the default cost cap");
+_Static_assert(ORACLE_EXPLAIN_TAIL == 20, "--help states the operations --full adds to");
 
 typedef struct check_options {
 #define X(field, flag, takes_value, help) const char *field;
@@ -278,10 +282,9 @@ static void print_verdict(check_state *st, const char *name, const oracle_histor
 		st->refuted = 1;
 		printf("%s: NOT linearizable (%zu operations, cost %" PRIu64 ")\n", name,
 		       h->n_ops, res->cost);
-		if (!st->opt.quiet && h->kv)
-			oracle_kv_explain(stdout, &view, h->builtin->ops, h->kv, res);
-		else if (!st->opt.quiet)
-			weft_check_explain(stdout, &view, h->builtin->ops, res);
+		if (!st->opt.quiet)
+			oracle_explain(stdout, &view, h->builtin->ops, h->kv, res,
+				       st->opt.full ? 0 : ORACLE_EXPLAIN_TAIL);
 		break;
 	default:
 		st->undecided = 1;
@@ -299,9 +302,23 @@ static void write_html(check_state *st, const char *name, const oracle_history *
 		       const weft_check_result *res)
 {
 	weft_history view = oracle_history_view(h);
+	const weft_op *ops = h->builtin ? h->builtin->ops : NULL;
+	weft_check_result shown = *res;
+	weft_op_record *spelled = NULL;
+	if (h->kv) {   /* the page shows the file's strings, not the ids they were read as */
+		spelled = malloc((h->n_ops ? h->n_ops : 1) * sizeof *spelled);
+		if (!spelled) {
+			fprintf(stderr, "weft-check: %s: out of memory\n", name);
+			st->bad = 1;
+			return;
+		}
+		ops = oracle_kv_spelled(&view, h->kv, spelled, &shown);
+		view.ops = spelled;
+	}
 	FILE *f = fopen(st->opt.html, "w");
 	if (f)
-		weft_check_report_html(f, name, &view, h->builtin ? h->builtin->ops : NULL, res);
+		weft_check_report_html(f, name, &view, ops, &shown);
+	free(spelled);
 	if (!f || oracle_tool_close(f) != 0) {
 		char shown[256];
 		fprintf(stderr, "weft-check: cannot write %s: %s\n",

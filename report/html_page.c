@@ -208,13 +208,21 @@ void report_html_text(FILE *out, const char *s)
 
 /*
  * A JSON string that is also safe inside <script>: '<', '>' and '&' as \u
- * escapes, so no message can close the script element early.
+ * escapes, so no message can close the script element early; bytes outside
+ * well-formed UTF-8 as \ufffd, as in the JSON report (report_json.c).
  */
 void report_html_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
+		size_t n = report_utf8_len(p);
+		if (n != 1) {
+			if (n)
+				fwrite(p, 1, n, out);
+			else
+				fputs("\\ufffd", out);
+			p += n ? n - 1 : 0;
+		} else if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
 			fprintf(out, "\\u%04x", *p);
