@@ -50,9 +50,9 @@ enum check_exit {
 	X(model, "--model", 1, "the model of text files that name none (models below)") \
 	X(max_cost, "--max-cost", 1, "search steps per file before the verdict is "     \
 				     "'unknown' (default 10000000)")                    \
-	X(max_memory, "--max-memory", 1, "megabytes the search's memo may hold per file (per " \
-					 "key when partitioned) before the verdict is "  \
-					 "'unknown' (default: no cap)")                  \
+	X(max_memory, "--max-memory", 1, "megabytes one file's check may hold (the history, " \
+					 "the search's buffers and memo) before the verdict " \
+					 "is 'unknown' (default: no cap)")               \
 	X(no_partition, "--no-partition", 0, "check set and map histories whole, not "  \
 					     "key by key (slower; not for kv)")         \
 	X(relaxed, "--relaxed", 1, "queue and stack histories: a deq (pop) may return any of " \
@@ -288,7 +288,10 @@ static void print_verdict(check_state *st, const char *name, const oracle_histor
 		break;
 	default:
 		st->undecided = 1;
-		if (res->memory_capped)
+		if (!res->memory_capped && res->cost < st->check.max_cost)   /* malloc failed */
+			printf("%s: unknown (out of memory after %" PRIu64 " steps; give it a "
+			       "--max-memory below the memory available)\n", name, res->cost);
+		else if (res->memory_capped)
 			printf("%s: unknown (the memo reached --max-memory after %" PRIu64
 			       " steps; raise --max-memory)\n", name, res->cost);
 		else
@@ -340,13 +343,17 @@ static void check_history(check_state *st, const char *name, const oracle_histor
 	if (h->builtin) {
 		weft_checker *c = checker_for(st, h->builtin);
 		weft_history view = oracle_history_view(h);
+		weft_check_options opts = st->check;
+		uint64_t held = h->bytes + h->n_ops * sizeof *h->ops;   /* counted against the cap */
+		if (opts.max_memory)
+			opts.max_memory = opts.max_memory > held ? opts.max_memory - held : 1;
 		if (!c) {
 			fprintf(stderr, "weft-check: %s: out of memory\n", name);
 			st->bad = 1;
 			return;
 		}
 		oracle_kv_bind(h->kv);
-		weft_check(c, &view, &st->check, &res);
+		weft_check(c, &view, &opts, &res);
 		oracle_kv_bind(NULL);
 	}
 	print_verdict(st, name, h, &res);
@@ -367,7 +374,10 @@ static void check_file(check_state *st, const char *path)
 	}
 	oracle_history h;
 	char err[ORACLE_ERROR_MAX];
-	if (read_history(st, text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &h, err) == 0) {
+	int read = read_history(st, text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &h, err);
+	free(text);   /* the history holds what it needs: the text's memory is the search's */
+	h.bytes = len;   /* what the kv table's strings may hold, at most */
+	if (read == 0) {
 		check_history(st, name, &h);
 		oracle_history_free(&h);
 	} else {
@@ -375,7 +385,6 @@ static void check_file(check_state *st, const char *path)
 		fprintf(stderr, "%s\n", printable(line, sizeof line, err));
 		st->bad = 1;
 	}
-	free(text);
 }
 
 /* Options first, then files ("--" ends the options; "-" is a file: stdin). */
