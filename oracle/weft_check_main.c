@@ -288,7 +288,8 @@ static void print_verdict(check_state *st, const char *name, const oracle_histor
 		break;
 	default:
 		st->undecided = 1;
-		if (!res->memory_capped && res->cost < st->check.max_cost)   /* malloc failed */
+		if (!res->memory_capped && res->cost < (st->check.max_cost ? st->check.max_cost
+							   : WEFT_CHECK_DEFAULT_MAX_COST))   /* malloc failed */
 			printf("%s: unknown (out of memory after %" PRIu64 " steps; give it a "
 			       "--max-memory below the memory available)\n", name, res->cost);
 		else if (res->memory_capped)
