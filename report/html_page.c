@@ -24,6 +24,8 @@
  *   steps [{"t": 0, "k": "begin|end|access|preempt|switch|note", "x": "load c.c:26 -> 0", "op": 0}]
  *   history [{"t": 0, "call": "inc()", "res": "0", "inv": 1, "ret": 10, "pending": false}]
  *   lin {"prefix": [0, 1], "stuck": 2, "observed": "1", "model": "2", "key": null} or null
+ *                                      ("key": the failing key, a number, or a string
+ *                                      when the ops type it: weft-check's kv keys)
  *   first_run                          a nondeterministic input's failing first run (text)
  *   weak {"title": "...", "items": [{"step": 9, "t": 1, "x": "load a.c:9 -> 0", "why": "..."}]}
  *                                      weak reads / delayed commits (issue 18); their

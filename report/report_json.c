@@ -31,6 +31,8 @@
  *   - "step" numbers the trace's events from 1, as the text report does;
  *     "invoked_at" and "returned_at" are the steps of an operation's begin and
  *     end events; "longest_prefix" and "stuck" index the "history" array;
+ *   - strings are UTF-8: a byte of a name or message that is not part of
+ *     well-formed UTF-8 is written as \ufffd (the replacement character);
  *   - results that are WEFT_NONE, and results of pending operations, are null;
  *     an operation still blocked when no thread could run has "blocked";
  *   - access values: an integer; a cas gives true/false (succeeded); a pointer
