@@ -307,7 +307,7 @@ static void write_html(check_state *st, const char *name, const oracle_history *
 {
 	weft_history view = oracle_history_view(h);
 	const weft_op *ops = h->builtin ? h->builtin->ops : NULL;
-	weft_check_result shown = *res;
+	weft_check_result checked = *res;   /* its key and model result spelled too */
 	weft_op_record *spelled = NULL;
 	if (h->kv) {   /* the page shows the file's strings, not the ids they were read as */
 		spelled = malloc((h->n_ops ? h->n_ops : 1) * sizeof *spelled);
@@ -316,12 +316,12 @@ static void write_html(check_state *st, const char *name, const oracle_history *
 			st->bad = 1;
 			return;
 		}
-		ops = oracle_kv_spelled(&view, h->kv, spelled, &shown);
+		ops = oracle_kv_spelled(&view, h->kv, spelled, &checked);
 		view.ops = spelled;
 	}
 	FILE *f = fopen(st->opt.html, "w");
 	if (f)
-		weft_check_report_html(f, name, &view, ops, &shown);
+		weft_check_report_html(f, name, &view, ops, &checked);
 	free(spelled);
 	if (!f || oracle_tool_close(f) != 0) {
 		char shown[256];
