@@ -34,6 +34,8 @@ install(DIRECTORY include/weft DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES harness/fuzz_libfuzzer.c harness/replay_main.c harness/program_main.c
               harness/program_interpose.c
         DESTINATION ${weft_harness_dir})
+# replay_main.c includes ../oracle/tool_files.h (the file rules it shares with weft-check).
+install(FILES oracle/tool_files.h DESTINATION ${CMAKE_INSTALL_DATADIR}/weft/oracle)
 install(PROGRAMS scripts/weft_reduce.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-reduce)
 install(PROGRAMS scripts/weft_campaign.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-campaign)
 install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${weft_cmake_dir})

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "weft/run.h"
+#include "../oracle/tool_files.h"
 
 enum replay_exit { EXIT_AS_EXPECTED = 0, EXIT_UNEXPECTED = 1, EXIT_BAD_USAGE = 2 };
 
@@ -182,49 +183,17 @@ static const char *shown(char *buf, size_t n, const char *s)
 	return buf;
 }
 
-/*
- * Inputs are regular files of at most REPLAY_MAX_INPUT bytes: a FIFO would
- * block on open and /dev/zero would be read until memory runs out.  errno
- * says why on failure (EINVAL: not a regular file, EFBIG: too large).
- */
-#define REPLAY_MAX_INPUT (64u << 20)
-
+/* Inputs: regular files of at most 64 MiB, the rule weft-check shares (oracle/tool_files.h). */
 static uint8_t *read_file(const char *path, size_t *size)
 {
-	struct stat sb;
-	if (stat(path, &sb) != 0)
-		return NULL;
-	if (!S_ISREG(sb.st_mode)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if ((uint64_t)sb.st_size > REPLAY_MAX_INPUT) {
-		errno = EFBIG;
-		return NULL;
-	}
-	FILE *f = fopen(path, "rb");
+	FILE *f = oracle_tool_open_input(path, ORACLE_TOOL_MAX_INPUT);
 	if (!f)
 		return NULL;
-	size_t cap = 4096, n = 0;
-	uint8_t *buf = malloc(cap);
-	for (size_t got; buf && n <= REPLAY_MAX_INPUT && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			uint8_t *bigger = realloc(buf, cap *= 2);
-			if (!bigger)
-				free(buf);
-			buf = bigger;
-		}
-	}
-	int failed = !buf || ferror(f) || n > REPLAY_MAX_INPUT;   /* grew while read */
+	char *text = oracle_tool_read(f, ORACLE_TOOL_MAX_INPUT, size);
+	int e = errno;
 	fclose(f);
-	if (failed) {
-		free(buf);
-		errno = n > REPLAY_MAX_INPUT ? EFBIG : errno;
-		return NULL;
-	}
-	*size = n;
-	return buf;
+	errno = e;
+	return (uint8_t *)text;
 }
 
 /*
@@ -346,7 +315,7 @@ static int write_html(replay_state *st)
 		return -1;
 	}
 	weft_runner_report_html(st->runner, f);
-	if (fclose(f) != 0) {
+	if (oracle_tool_close(f) != 0) {   /* a full disk: the page is lost, say so */
 		fprintf(stderr, "weft-replay: cannot write %s: %s\n", page, strerror(errno));
 		return -1;
 	}
@@ -398,8 +367,8 @@ static int write_file(const char *path, const uint8_t *data, size_t size)
 	FILE *f = fopen(path, "wb");
 	if (!f)
 		return -1;
-	size_t put = fwrite(data, 1, size, f);
-	return (fclose(f) != 0 || put != size) ? -1 : 0;
+	fwrite(data, 1, size, f);   /* a short write sets the error flag oracle_tool_close checks */
+	return oracle_tool_close(f);
 }
 
 static void print_complexity(const char *label, const weft_complexity *c, const weft_runner *r)
@@ -607,6 +576,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "weft-replay: %" PRIu64 " inputs had an unknown linearizability "
 			"verdict (the checker's cost cap was reached; counted as pass)\n",
 			stats.check_unknown);
+	if (oracle_tool_stdout_ok() != 0) {   /* --json, --hash, --stats lost: exit 2 */
+		fprintf(stderr, "weft-replay: cannot write <stdout>: %s\n", strerror(errno));
+		return EXIT_BAD_USAGE;
+	}
 	if (st.io_error)
 		return EXIT_BAD_USAGE;
 	if (st.runs == 0) {   /* an empty directory checks nothing: never a silent pass */

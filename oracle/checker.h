@@ -47,6 +47,7 @@ struct weft_checker {
 
 	/* Per-history arrays, grown to the biggest history so far (cap operations). */
 	size_t cap;
+	size_t buffer_bytes;          /* of the per-operation buffers above cap sizes (max_memory) */
 	oracle_op *ops;
 	oracle_entry *entries;        /* 2 cap + 2 */
 	oracle_frame *stack;
@@ -70,7 +71,7 @@ struct weft_checker {
 	size_t depth, best_len, low;  /* low: shallowest depth since `best` was taken */
 	size_t returns_left;
 	uint64_t cost, max_cost;
-	uint64_t max_memory;          /* memo bytes; 0 = no cap */
+	uint64_t max_memory;          /* bytes of memo and buffer_bytes together; 0 = no cap */
 	int memory_capped;            /* the search stopped at max_memory */
 	char violation[256];          /* a refutation's proof (refute_queue.c) */
 };

@@ -31,6 +31,7 @@ typedef struct oracle_history {
 	size_t n_ops, cap;
 	const oracle_builtin *builtin;   /* the model the history is checked against */
 	struct oracle_kv_table *kv;      /* owned: the strings of a kv history, else NULL */
+	size_t bytes;                    /* its file's size: a bound on what kv holds (--max-memory) */
 } oracle_history;
 
 /* weft_history view of h (valid until h changes). */

@@ -100,6 +100,10 @@ static int oracle_reserve(weft_checker *c, size_t n)
 		failed = 1;
 	if (!failed)
 		c->cap = cap;
+	c->buffer_bytes = c->cap * (sizeof *c->ops + 2 * sizeof *c->entries + sizeof *c->stack +
+				    sizeof *c->best + sizeof *c->best_outcome + sizeof *c->map +
+				    2 * sizeof *c->pairs + sizeof *c->keys + sizeof *c->longest +
+				    1);   /* + the memo's two bitsets, 2 bits an op */
 	return failed ? -1 : 0;
 }
 
@@ -231,10 +235,14 @@ static int oracle_forced(const weft_checker *c, uint32_t e)
 	return c->entries[e].prev == ORACLE_HEAD && !c->entries[c->entries[e].next].is_call;
 }
 
-/* The memo is over its cap: stop with UNKNOWN, like the cost cap. */
+/*
+ * The memo and the buffers are over the cap, or the memo refused to grow past
+ * it (memo.c): stop with UNKNOWN, like the cost cap.
+ */
 static int oracle_over_memory(weft_checker *c)
 {
-	if (!c->max_memory || oracle_memo_bytes(&c->memo) <= c->max_memory)
+	if (!c->max_memory || (!c->memo.over &&
+			       oracle_memo_bytes(&c->memo) + c->buffer_bytes <= c->max_memory))
 		return 0;
 	c->memory_capped = 1;
 	return 1;
@@ -414,8 +422,10 @@ static weft_check_verdict oracle_check_partitions(weft_checker *c, const weft_hi
 		if (v != WEFT_CHECK_LINEARIZABLE)
 			continue;   /* still counting partitions */
 		v = oracle_check_sub(c, h, e - s, res);
-		if (v == WEFT_CHECK_NOT_LINEARIZABLE)
+		if (v == WEFT_CHECK_NOT_LINEARIZABLE) {
 			res->partition_key = oracle_partition_key(c->keys, s);
+			res->n_partition_ops = e - s;
+		}
 	}
 	return v;
 }
@@ -492,9 +502,12 @@ weft_check_verdict weft_check(weft_checker *c, const weft_history *h,
 	c->max_cost = opts && opts->max_cost ? opts->max_cost : WEFT_CHECK_DEFAULT_MAX_COST;
 	c->max_memory = opts ? opts->max_memory : 0;
 	c->memory_capped = 0;
+	c->memo.over = 0;
 	if (refute(c, h, res, ORACLE_REFUTE_FIRST))
 		v = WEFT_CHECK_NOT_LINEARIZABLE;
 	else if (oracle_reserve(c, h->n_ops) == 0) {
+		c->memo.limit = !c->max_memory ? 0 : c->max_memory > c->buffer_bytes ?
+				c->max_memory - c->buffer_bytes : 1;
 		res->longest = c->longest;
 		v = oracle_partition(c->model, h, opts, c->keys) ? oracle_check_partitions(c, h, res)
 								  : oracle_check_whole(c, h, res);
@@ -503,7 +516,7 @@ weft_check_verdict weft_check(weft_checker *c, const weft_history *h,
 	}
 	res->verdict = v;
 	res->cost = c->cost;
-	res->memory_capped = v == WEFT_CHECK_UNKNOWN && c->memory_capped;
+	res->memory_capped = v == WEFT_CHECK_UNKNOWN && (c->memory_capped || c->memo.over);
 	return v;
 }
 

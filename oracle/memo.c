@@ -305,6 +305,11 @@ static size_t oracle_table_free_slot(const oracle_memo_slot *slots, size_t mask,
 static int oracle_table_grow(oracle_memo *mm)
 {
 	size_t size = 2 * (mm->mask + 1);
+	if (mm->limit && mm->spare_cap < size &&
+	    oracle_memo_bytes(mm) + (size - mm->spare_cap) * sizeof *mm->spare > mm->limit) {
+		mm->over = 1;   /* the doubled table alone would pass the cap: stop before it */
+		return -1;
+	}
 	if (mm->spare_cap < size) {
 		int failed = 0;
 		mm->spare = oracle_resize(mm->spare, size, sizeof *mm->spare, &failed);
@@ -508,7 +513,7 @@ int oracle_memo_extend(oracle_memo *mm, uint32_t id, uint32_t bit, int pending,
 
 size_t oracle_memo_bytes(const oracle_memo *mm)
 {
-	return mm->spent + mm->used + (mm->mask + 1) * sizeof(oracle_memo_slot);
+	return mm->spent + mm->used + (mm->slots_cap + mm->spare_cap) * sizeof(oracle_memo_slot);
 }
 
 void oracle_memo_drop_states(oracle_memo *mm)

@@ -46,10 +46,18 @@ typedef struct oracle_memo {
 	struct oracle_memo_slot *slots, *spare;   /* the table; the buffer it grows into */
 	size_t slots_cap, spare_cap, mask, count;
 	size_t spent;                 /* bytes of the blocks filled before `block` since the reset */
+	uint64_t limit;               /* bytes oracle_memo_bytes may reach (0: any); set by the search */
+	int over;                     /* a table growth was refused at `limit`: the search stops */
 } oracle_memo;
 
 /* An empty memo for `model` (which must outlive it); allocates nothing. */
 void oracle_memo_init(oracle_memo *mm, const weft_model *model);
+
+/*
+ * Bytes the memo holds: records and both tables (the one in use and the spare
+ * it grows into), what a --max-memory cap must count to bound the process.
+ */
+size_t oracle_memo_bytes(const oracle_memo *mm);
 
 /* Room in the set for sub-histories of up to n operations; 0 on success, -1 out of memory. */
 int oracle_memo_reserve(oracle_memo *mm, size_t n);
@@ -90,9 +98,6 @@ int oracle_memo_extend(oracle_memo *mm, uint32_t id, uint32_t bit, int pending,
  * seen, so it is memoized; 0 seen before; -1 out of memory.
  */
 int oracle_memo_insert(oracle_memo *mm, unsigned char *state);
-
-/* Bytes the memo uses in this sub-history (records and table), for a memory cap. */
-size_t oracle_memo_bytes(const oracle_memo *mm);
 
 /* model->destroy on every kept state (nothing if the model has no destroy). */
 void oracle_memo_drop_states(oracle_memo *mm);

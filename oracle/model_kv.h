@@ -60,9 +60,22 @@ const char *oracle_kv_key_name(const oracle_kv_table *t, int64_t key, size_t *n)
 const char *oracle_kv_piece_text(const oracle_kv_table *t, int64_t piece, size_t *n);
 size_t oracle_kv_node_text(const oracle_kv_table *t, int64_t node, char *buf, size_t cap);
 
-/* weft_check_explain's lines in the history's own strings (oracle/explain.c). */
-void oracle_kv_explain(FILE *out, const weft_history *history, const weft_op *ops,
-		       const oracle_kv_table *kv, const weft_check_result *result);
+/*
+ * weft_check_explain's lines (oracle/explain.c), in a kv history's own strings
+ * when kv is not NULL; of the prefix only the last `tail` operations (0: all).
+ */
+#define ORACLE_EXPLAIN_TAIL 20   /* the prefix's operations listed by default: a screenful */
+void oracle_explain(FILE *out, const weft_history *history, const weft_op *ops,
+		    const oracle_kv_table *kv, const weft_check_result *result, size_t tail);
+
+/*
+ * For the web page (report/history_html.c prints typed values): out[i] is
+ * h->ops[i] with every argument and result the handle (weft/value.h) of its
+ * spelling in the explanation ("k", "ab", ok), res's key and model result
+ * likewise; returns the op table that prints them.  out holds h->n_ops records.
+ */
+const weft_op *oracle_kv_spelled(const weft_history *h, const oracle_kv_table *kv,
+				 weft_op_record *out, weft_check_result *res);
 
 /* The table oracle_kv_model reads from now on (NULL: none; every apply then says DEAD). */
 void oracle_kv_bind(const oracle_kv_table *t);

@@ -12,7 +12,8 @@
  *       2. thread 2  enq(2) = 0
  *     cannot be placed next: thread 1  deq() = 2, but the model gives 1
  *
- * (the indented lines are weft_check_explain's, oracle/explain.c; --quiet drops them).
+ * (the indented lines are weft_check_explain's, oracle/explain.c: of a long prefix
+ * the last 20 operations, all with --full; --quiet drops them).
  *
  * The same glue as harness/replay_main.c: options defined once in
  * CHECK_OPTIONS, which generates the parser and --help; exit codes from one
@@ -29,6 +30,7 @@
 #include "history_io.h"
 #include "model_kv.h"
 #include "models.h"
+#include "tool_files.h"
 #include "weft/check.h"
 
 /* Precedence when files differ: BAD_INPUT, then NOT_LINEARIZABLE, then UNKNOWN. */
@@ -48,18 +50,21 @@ enum check_exit {
 	X(model, "--model", 1, "the model of text files that name none (models below)") \
 	X(max_cost, "--max-cost", 1, "search steps per file before the verdict is "     \
 				     "'unknown' (default 10000000)")                    \
-	X(max_memory, "--max-memory", 1, "megabytes the search's memo may hold per file (per " \
-					 "key when partitioned) before the verdict is "  \
-					 "'unknown' (default: no cap)")                  \
+	X(max_memory, "--max-memory", 1, "megabytes one file's check may hold (the history, " \
+					 "the search's buffers and memo) before the verdict " \
+					 "is 'unknown' (default: no cap)")               \
 	X(no_partition, "--no-partition", 0, "check set and map histories whole, not "  \
 					     "key by key (slower; not for kv)")         \
 	X(relaxed, "--relaxed", 1, "queue and stack histories: a deq (pop) may return any of " \
 				   "the VALUE+1 oldest (newest) elements (k-relaxed)")  \
 	X(quiet, "--quiet", 0, "one line per file: no explanation of failures")        \
+	X(full, "--full", 0, "explain with the whole longest linearizable prefix (default: " \
+			     "its last 20 operations, after '... N earlier operations')") \
 	X(html, "--html", 1, "also write the one FILE's history and explanation as a " \
 			     "self-contained web page to VALUE")
 
 _Static_assert(WEFT_CHECK_DEFAULT_MAX_COST == 10000000u, "--help states the default cost cap");
+_Static_assert(ORACLE_EXPLAIN_TAIL == 20, "--help states the operations --full adds to");
 
 typedef struct check_options {
 #define X(field, flag, takes_value, help) const char *field;
@@ -198,33 +203,22 @@ static int validate_options(check_state *st)
 	return validate_relaxed(st);
 }
 
-/* The whole of `path` ('-': stdin) in a malloc'd buffer, or NULL with errno set. */
+/*
+ * The whole of `path` ('-': stdin) in a malloc'd buffer, or NULL with errno set:
+ * what the replay tool refuses is refused here too (oracle/tool_files.h).
+ */
 static char *slurp(const char *path, size_t *size)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	int is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : oracle_tool_open_input(path, ORACLE_TOOL_MAX_INPUT);
 	if (!f)
 		return NULL;
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			char *bigger = realloc(buf, cap *= 2);
-			if (!bigger)
-				free(buf);
-			buf = bigger;
-		}
-	}
-	int failed = ferror(f) || !buf;
-	if (f != stdin)
+	char *text = oracle_tool_read(f, ORACLE_TOOL_MAX_INPUT, size);
+	int e = errno;
+	if (!is_stdin)
 		fclose(f);
-	if (failed) {
-		free(buf);
-		errno = errno ? errno : EIO;
-		return NULL;
-	}
-	*size = n;
-	return buf;
+	errno = e;
+	return text;
 }
 
 /* Reads the history in `text` with the reader --format asks for (or auto picks). */
@@ -288,14 +282,17 @@ static void print_verdict(check_state *st, const char *name, const oracle_histor
 		st->refuted = 1;
 		printf("%s: NOT linearizable (%zu operations, cost %" PRIu64 ")\n", name,
 		       h->n_ops, res->cost);
-		if (!st->opt.quiet && h->kv)
-			oracle_kv_explain(stdout, &view, h->builtin->ops, h->kv, res);
-		else if (!st->opt.quiet)
-			weft_check_explain(stdout, &view, h->builtin->ops, res);
+		if (!st->opt.quiet)
+			oracle_explain(stdout, &view, h->builtin->ops, h->kv, res,
+				       st->opt.full ? 0 : ORACLE_EXPLAIN_TAIL);
 		break;
 	default:
 		st->undecided = 1;
-		if (res->memory_capped)
+		if (!res->memory_capped && res->cost < (st->check.max_cost ? st->check.max_cost
+							   : WEFT_CHECK_DEFAULT_MAX_COST))   /* malloc failed */
+			printf("%s: unknown (out of memory after %" PRIu64 " steps; give it a "
+			       "--max-memory below the memory available)\n", name, res->cost);
+		else if (res->memory_capped)
 			printf("%s: unknown (the memo reached --max-memory after %" PRIu64
 			       " steps; raise --max-memory)\n", name, res->cost);
 		else
@@ -309,10 +306,24 @@ static void write_html(check_state *st, const char *name, const oracle_history *
 		       const weft_check_result *res)
 {
 	weft_history view = oracle_history_view(h);
+	const weft_op *ops = h->builtin ? h->builtin->ops : NULL;
+	weft_check_result checked = *res;   /* its key and model result spelled too */
+	weft_op_record *spelled = NULL;
+	if (h->kv) {   /* the page shows the file's strings, not the ids they were read as */
+		spelled = malloc((h->n_ops ? h->n_ops : 1) * sizeof *spelled);
+		if (!spelled) {
+			fprintf(stderr, "weft-check: %s: out of memory\n", name);
+			st->bad = 1;
+			return;
+		}
+		ops = oracle_kv_spelled(&view, h->kv, spelled, &checked);
+		view.ops = spelled;
+	}
 	FILE *f = fopen(st->opt.html, "w");
 	if (f)
-		weft_check_report_html(f, name, &view, h->builtin ? h->builtin->ops : NULL, res);
-	if (!f || fclose(f) != 0) {
+		weft_check_report_html(f, name, &view, ops, &checked);
+	free(spelled);
+	if (!f || oracle_tool_close(f) != 0) {
 		char shown[256];
 		fprintf(stderr, "weft-check: cannot write %s: %s\n",
 			printable(shown, sizeof shown, st->opt.html), strerror(errno));
@@ -333,13 +344,17 @@ static void check_history(check_state *st, const char *name, const oracle_histor
 	if (h->builtin) {
 		weft_checker *c = checker_for(st, h->builtin);
 		weft_history view = oracle_history_view(h);
+		weft_check_options opts = st->check;
+		uint64_t held = h->bytes + h->n_ops * sizeof *h->ops;   /* counted against the cap */
+		if (opts.max_memory)
+			opts.max_memory = opts.max_memory > held ? opts.max_memory - held : 1;
 		if (!c) {
 			fprintf(stderr, "weft-check: %s: out of memory\n", name);
 			st->bad = 1;
 			return;
 		}
 		oracle_kv_bind(h->kv);
-		weft_check(c, &view, &st->check, &res);
+		weft_check(c, &view, &opts, &res);
 		oracle_kv_bind(NULL);
 	}
 	print_verdict(st, name, h, &res);
@@ -354,13 +369,16 @@ static void check_file(check_state *st, const char *path)
 	size_t len = 0;
 	char *text = slurp(path, &len);
 	if (!text) {
-		fprintf(stderr, "weft-check: cannot read %s: %s\n", name, strerror(errno));
+		fprintf(stderr, "weft-check: cannot read %s: %s\n", name, oracle_tool_why(errno));
 		st->bad = 1;
 		return;
 	}
 	oracle_history h;
 	char err[ORACLE_ERROR_MAX];
-	if (read_history(st, text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &h, err) == 0) {
+	int read = read_history(st, text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &h, err);
+	free(text);   /* the history holds what it needs: the text's memory is the search's */
+	h.bytes = len;   /* what the kv table's strings may hold, at most */
+	if (read == 0) {
 		check_history(st, name, &h);
 		oracle_history_free(&h);
 	} else {
@@ -368,7 +386,6 @@ static void check_file(check_state *st, const char *path)
 		fprintf(stderr, "%s\n", printable(line, sizeof line, err));
 		st->bad = 1;
 	}
-	free(text);
 }
 
 /* Options first, then files ("--" ends the options; "-" is a file: stdin). */
@@ -417,6 +434,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ORACLE_N_BUILTINS; i++)
 		if (st.checkers[i])
 			weft_checker_free(st.checkers[i]);
+	if (oracle_tool_stdout_ok() != 0) {   /* verdicts lost: never a success status */
+		fprintf(stderr, "weft-check: cannot write <stdout>: %s\n", strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
 	return st.bad ? EXIT_BAD_INPUT : st.refuted ? EXIT_NOT_LINEARIZABLE
 		     : st.undecided ? EXIT_UNKNOWN : EXIT_LINEARIZABLE;
 }

@@ -103,7 +103,13 @@ static void print_lin(FILE *out, const weft_history *h, const weft_op *ops,
 	fputs(", \"model\": ", out);
 	report_html_value(out, k->stuck_model_result,
 			  ops && k->stuck < h->n_ops ? ops[h->ops[k->stuck].op].result_type : NULL);
-	if (k->partitioned)
+	const weft_value_type *key_type = ops && k->stuck < h->n_ops ?
+						  ops[h->ops[k->stuck].op].arg_types[0] : NULL;
+	if (k->partitioned && key_type) {   /* a typed key (weft-check's kv): its text */
+		fputs(", \"key\": ", out);
+		report_html_value(out, k->partition_key, key_type);
+		fputs("}", out);
+	} else if (k->partitioned)
 		fprintf(out, ", \"key\": %" PRId64 "}", k->partition_key);
 	else
 		fputs(", \"key\": null}", out);

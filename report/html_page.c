@@ -24,6 +24,8 @@
  *   steps [{"t": 0, "k": "begin|end|access|preempt|switch|note", "x": "load c.c:26 -> 0", "op": 0}]
  *   history [{"t": 0, "call": "inc()", "res": "0", "inv": 1, "ret": 10, "pending": false}]
  *   lin {"prefix": [0, 1], "stuck": 2, "observed": "1", "model": "2", "key": null} or null
+ *                                      ("key": the failing key, a number, or a string
+ *                                      when the ops type it: weft-check's kv keys)
  *   first_run                          a nondeterministic input's failing first run (text)
  *   weak {"title": "...", "items": [{"step": 9, "t": 1, "x": "load a.c:9 -> 0", "why": "..."}]}
  *                                      weak reads / delayed commits (issue 18); their
@@ -208,13 +210,21 @@ void report_html_text(FILE *out, const char *s)
 
 /*
  * A JSON string that is also safe inside <script>: '<', '>' and '&' as \u
- * escapes, so no message can close the script element early.
+ * escapes, so no message can close the script element early; bytes outside
+ * well-formed UTF-8 as \ufffd, as in the JSON report (report_json.c).
  */
 void report_html_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
+		size_t n = report_utf8_len(p);
+		if (n != 1) {
+			if (n)
+				fwrite(p, 1, n, out);
+			else
+				fputs("\\ufffd", out);
+			p += n ? n - 1 : 0;
+		} else if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
 			fprintf(out, "\\u%04x", *p);

@@ -96,6 +96,8 @@ void report_html_begin(FILE *out, const char *title);  /* up to the data's openi
 void report_html_end(FILE *out);                       /* the data's end, the script */
 void report_html_text(FILE *out, const char *s);       /* HTML-escaped text */
 void report_html_string(FILE *out, const char *s);     /* a JSON string safe in <script> */
+/* Bytes of the well-formed UTF-8 sequence at p, 0 if none starts there (report_json.c). */
+size_t report_utf8_len(const unsigned char *p);
 void report_html_value(FILE *out, int64_t v,             /* a result: "none", "blocked", "3" */
 		       const weft_value_type *type);
 void report_html_call(char *buf, size_t cap, const weft_op *ops, const weft_op_record *r,

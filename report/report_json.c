@@ -31,6 +31,8 @@
  *   - "step" numbers the trace's events from 1, as the text report does;
  *     "invoked_at" and "returned_at" are the steps of an operation's begin and
  *     end events; "longest_prefix" and "stuck" index the "history" array;
+ *   - strings are UTF-8: a byte of a name or message that is not part of
+ *     well-formed UTF-8 is written as \ufffd (the replacement character);
  *   - results that are WEFT_NONE, and results of pending operations, are null;
  *     an operation still blocked when no thread could run has "blocked";
  *   - access values: an integer; a cas gives true/false (succeeded); a pointer
@@ -49,11 +51,44 @@
 
 #include <inttypes.h>
 
-/* A JSON string: quote, backslash and control characters escaped. */
+/*
+ * Bytes of the well-formed UTF-8 sequence at p (1 to 4; RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0 when the byte at p starts
+ * none.  p is NUL-terminated, so a sequence cut short stops at the NUL.
+ */
+size_t report_utf8_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	size_t n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+		   : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	unsigned char lo = p[0] == 0xe0 ? 0xa0 : p[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = p[0] == 0xed ? 0x9f : p[0] == 0xf4 ? 0x8f : 0xbf;
+	for (size_t i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (p[i] < lo || p[i] > hi)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string: quote, backslash and control characters escaped, and every
+ * byte that is not part of well-formed UTF-8 (a name can hold any byte) as
+ * \ufffd, the replacement character, so every line is valid JSON (RFC 8259).
+ */
 static void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		size_t n = report_utf8_len(p);
+		if (n == 0) {
+			fputs("\\ufffd", out);
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, n, out);
+			p += n - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", out); break;
 		case '\\': fputs("\\\\", out); break;

@@ -425,8 +425,9 @@ static void test_partitioned_explanation(void)
 	rewind(f);
 	text[fread(text, 1, sizeof text - 1, f)] = '\0';
 	fclose(f);
-	const char *want = "  in the sub-history of key 7\n"
-			   "  longest linearizable prefix: 1 of 3 operations\n"
+	/* counted in key 7's sub-history: 2 operations, not the history's 3 */
+	const char *want = "  in the sub-history of key 7 (2 operations)\n"
+			   "  longest linearizable prefix: 1 of 2 operations\n"
 			   "    1. thread 0  add(7) = 1\n"
 			   "  cannot be placed next: thread 1  contains(7) = 0, but the model gives 1\n";
 	CHECK(strcmp(text, want) == 0, "explanation:\n%s", text);

@@ -279,7 +279,8 @@ static sched_event hand_off(uint8_t kind, uint8_t thread, uint8_t to)
 
 static const char expected_json[] =
 	"{\"target\": \"fake_stack\", \"verdict\": \"linearizability\", "
-	"\"message\": \"size() on thread 2 returned 0, the model gives 1\", \"symptom\": \"linearizability\", \"threads\": 2, "
+	"\"message\": \"size() on thread 2 returned 0, the model gives 1\", "
+	"\"symptom\": \"linearizability\", \"threads\": 2, "
 	"\"operations\": 2, \"preemptions\": 1, \"switches\": 2, \"steps\": 7, "
 	"\"trace_hash\": \"00c0ffee12345678\", \"scenario\": [[{\"op\": \"push\", "
 	"\"args\": [1]}], [{\"op\": \"pop\", \"args\": []}]], \"history\": [{\"thread\": 0, "
@@ -367,7 +368,9 @@ static const weft_target odd_target = {
 
 static const char expected_odd_json[] =
 	"{\"target\": \"we\\\"ird\\\\name\", \"verdict\": \"step-budget\", "
-	"\"message\": \"tab\\there\\nnewline \\u0001\\u001f end\\r\", \"symptom\": \"step-budget\", \"threads\": 1, "
+	"\"message\": \"tab\\there\\nnewline \\u0001\\u001f end\\r caf\\ufffd \xc3\xa9 "
+	"\\ufffd\\ufffd\\ufffd\", \"symptom\": \"step-budget\", "
+	"\"threads\": 1, "
 	"\"operations\": 1, \"preemptions\": 0, \"switches\": 0, \"steps\": 501, "
 	"\"trace_hash\": \"ffffffffffffffff\", \"scenario\": [[{\"op\": \"pop\", "
 	"\"args\": []}]], \"history\": [{\"thread\": 0, \"op\": \"pop\", \"args\": [], "
@@ -376,7 +379,11 @@ static const char expected_odd_json[] =
 	"\"op\": \"pop\", \"args\": []}, {\"step\": 2, \"thread\": 0, \"kind\": \"cut\"}], "
 	"\"linearizability\": null}\n";
 
-/* Escaping, a pending operation, a cut, no oracle explanation. */
+/*
+ * Escaping (bytes outside UTF-8 as \ufffd: a Latin-1 byte, a surrogate's
+ * encoding; a well-formed sequence kept), a pending operation, a cut, no
+ * oracle explanation.
+ */
 static void test_json_escaping_and_pending(void)
 {
 	const weft_op_record calls[] = { pending(0, OP_POP, 0, 0) };
@@ -386,7 +393,7 @@ static void test_json_escaping_and_pending(void)
 	};
 	weft_result r = {
 		.verdict = WEFT_FAIL_BUDGET, .n_threads = 1, .n_ops = 1, .steps = 501,
-		.trace_hash = UINT64_MAX, .message = "tab\there\nnewline \x01\x1f end\r",
+		.trace_hash = UINT64_MAX, .message = "tab\there\nnewline \x01\x1f end\r caf\xe9 \xc3\xa9 \xed\xa0\x80",
 	};
 	report_case c = {
 		.target = &odd_target, .result = &r, .calls = calls, .n_calls = 1, .events = events,

@@ -64,7 +64,7 @@ typedef struct weft_check_options {
  *       model, stuck_model_result being the first; none when the call cannot
  *       happen there);
  *   partition_key / partitioned: the key of the failing sub-history, when the
- *       history was partitioned.
+ *       history was partitioned; n_partition_ops: its operations.
  * Otherwise n_longest is 0, stuck is SIZE_MAX and stuck_model_result WEFT_NONE.
  * `partitioned` is 1 whenever the history was split by key (n_partitions keys,
  * checked in ascending order; the first that fails or runs out of budget stops
@@ -90,6 +90,7 @@ typedef struct weft_check_result {
 	 * checker's next call; then n_longest is 0 and stuck SIZE_MAX.  NULL otherwise.
 	 */
 	const char *violation;
+	size_t n_partition_ops;    /* operations of the failing key's sub-history (partitioned) */
 } weft_check_result;
 
 typedef struct weft_checker weft_checker;
@@ -115,6 +116,9 @@ WEFT_API weft_check_verdict weft_check(weft_checker *checker, const weft_history
  * Print the explanation of a NOT_LINEARIZABLE result as indented lines:
  *   the longest partial linearization, one operation a line with its thread and result;
  *   the stuck operation, with its observed result and the model's.
+ * Partitioned, it first names the failing key and its sub-history's size, and
+ * counts that sub-history.  A long prefix shows its last 20 operations after a
+ * line "... N earlier operations" (a screenful; weft-check --full shows all).
  * `ops` names the operations (index = weft_op_record.op); only name and n_args are read.
  */
 WEFT_API void weft_check_explain(FILE *out, const weft_history *history, const weft_op *ops,

@@ -46,7 +46,7 @@ cmake -S "$root" -B "$tmp/weft" -DCMAKE_C_COMPILER=gcc -DCMAKE_INSTALL_PREFIX="$
 	cmake --install "$tmp/weft" >> "$tmp/weft.log" 2>&1 || { tail -30 "$tmp/weft.log"; fail "build or install"; }
 for f in lib/libweft.a include/weft/weft.h include/weft/run.h lib/cmake/weft/weftConfig.cmake \
 	lib/cmake/weft/weftConfigVersion.cmake lib/pkgconfig/weft.pc share/weft/harness/fuzz_libfuzzer.c \
-	share/weft/harness/replay_main.c share/weft/harness/program_main.c bin/weft-check \
+	share/weft/harness/replay_main.c share/weft/oracle/tool_files.h share/weft/harness/program_main.c bin/weft-check \
 	lib/cmake/weft/weft_program_cc.sh; do
 	[ -f "$prefix/$f" ] || fail "$f not installed"
 done
