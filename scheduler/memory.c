@@ -63,6 +63,25 @@ void sched_mem_op_end_slow(sched_thread *self)
 		sched_tso_op_end(self);
 }
 
+bool sched_mem_catch_up(sched_thread *self)
+{
+	const sched_exec *exec = self->exec;
+	return exec->cfg.memory == SCHED_MEMORY_C11 && exec->mem_locs && sched_c11_catch_up(self);
+}
+
+sched_mask sched_mem_behind(const sched_exec *exec, sched_mask spinners)
+{
+	sched_mask behind = 0;
+	if (exec->cfg.memory != SCHED_MEMORY_C11 || !exec->mem_locs)
+		return 0;
+	for (; spinners; spinners &= spinners - 1) {
+		unsigned t = sched_lowest(spinners);
+		if (sched_c11_behind(exec, t))
+			behind |= sched_bit(t);
+	}
+	return behind;
+}
+
 static bool c11_models(const sched_exec *exec, int mo)
 {
 	return exec->cfg.memory == SCHED_MEMORY_C11 &&
