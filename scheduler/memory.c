@@ -129,6 +129,9 @@ void weft_impl_mem_rmw(struct weft_impl_thread *self, uint64_t old_raw, uint64_t
 {
 	sched_exec *exec = self->exec;
 	note(self, value, value_is_pointer);
+	sched_trace *t = &exec->trace;
+	if (t->events[t->n - 1].kind == WEFT_ACCESS_CAS)   /* value: what it read */
+		t->events[t->n - 1].other = wrote;
 	/* under tso/pso nothing here: the thread's buffer was drained before the
 	   access (sched_mem_observe), and an RMW is never buffered */
 	if (c11_models(exec, mo))

@@ -35,7 +35,10 @@
  * location to the newest store (as TSO's buffers drain for a spinner); if that
  * changed anything it spins on, reading the newest, and a parked spinner whose
  * view fell behind is resumed before a livelock is declared
- * (sched_c11_behind).  Raising a view only removes behaviours, each of which
+ * (sched_c11_behind).  Under SC a thread sees a change when it resumes after
+ * it; here only when a load reads a store it had not seen, so such a load
+ * restarts its quiet count: a spinner that read stale values, then the one
+ * that ends its loop, is not parked at its next step as if it still spun.  Raising a view only removes behaviours, each of which
  * C11 allows, and depends on the execution so far alone.
  * Without promises a load cannot read a store that has not executed, so load
  * buffering is forbidden, as RC11's acyclic po U rf requires.  Because
@@ -269,6 +272,8 @@ static uint64_t load(sched_thread *self, int i, int mo)
 	uint64_t back = n > 1 ? sched_choose(self->exec, n) : 0;
 	mem_ts ts = l->latest - (mem_ts)back;
 	const mem_msg *msg = message(l, ts);
+	if (ts > th->cur.t[i])
+		self->quiet = 0;   /* it sees a store it had not seen: not spinning (progress.c) */
 	raise_to(&th->cur.t[i], ts);
 	raise_to(&th->acq.t[i], ts);
 	join(&th->acq, &msg->view, m->n_locs);
