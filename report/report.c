@@ -111,7 +111,7 @@ static void format_sync(char *buf, size_t cap, const sched_event *e, const char 
 
 static void format_access(char *buf, size_t cap, const sched_event *e)
 {
-	char value[32];
+	char value[48];   /* "failed, read -9223372036854775808" */
 	format_value(value, sizeof value, e);
 	const char *file = e->site ? report_base_name(e->site->file) : "?";
 	int line = e->site ? e->site->line : 0;
