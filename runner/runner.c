@@ -321,7 +321,7 @@ static void run_post_part(weft_runner *r)
 {
 	bool blocked;
 	r->n_post_run = 0;
-	if (r->exec.cut)
+	if (r->exec.cut || r->part_blocked)   /* after a blocked init call, nothing runs */
 		return;
 	uint32_t at = (uint32_t)r->exec.trace.n + r->time_offset;
 	weft_op_record *calls = &r->history[r->n_history];
@@ -372,7 +372,7 @@ static void run_final_op(weft_runner *r)
 {
 	const weft_target *t = r->target;
 	r->has_final = 0;
-	if (!t->final_op || r->exec.cut)
+	if (!t->final_op || r->exec.cut || r->part_blocked)   /* blocked: left mid-call */
 		return;
 	weft_op_record *call = &r->history[r->n_history++];
 	memset(call, 0, sizeof *call);

@@ -9,7 +9,8 @@
  *
  * The target: a gate.  pass() waits until the gate is open (the model: blocks
  * while closed), open() opens it, hold() takes a lock and keeps it (the model
- * claims it never blocks, so a second hold() is a deadlock).
+ * claims it never blocks, so a second hold() is a deadlock), is_open() reads the
+ * gate under its lock (also the final operation in one test).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -21,7 +22,7 @@
 #include "weft/sync.h"
 #include "weft/weft.h"
 
-enum { OP_PASS, OP_OPEN, OP_HOLD };
+enum { OP_PASS, OP_OPEN, OP_HOLD, OP_IS_OPEN };
 
 typedef struct gate {
 	pthread_mutex_t lock, held;
@@ -58,6 +59,17 @@ static int64_t op_hold(void *self, const int64_t *args)
 	return 0;
 }
 
+/* Also the final operation: it takes the lock a blocked pass() leaves held. */
+static int64_t op_is_open(void *self, const int64_t *args)
+{
+	(void)args;
+	gate *g = self;
+	weft_pthread_mutex_lock(&g->lock);
+	int64_t open = g->open;
+	weft_pthread_mutex_unlock(&g->lock);
+	return open;
+}
+
 static void *gate_setup(void)
 {
 	gate *g = calloc(1, sizeof *g);
@@ -77,6 +89,8 @@ static int64_t model_apply(void *state, unsigned op, const int64_t *args)
 	int64_t *open = state;
 	if (op == OP_OPEN)
 		*open = 1;
+	if (op == OP_IS_OPEN)
+		return *open;
 	return op == OP_PASS && !*open ? WEFT_BLOCKED : 0;
 }
 
@@ -87,22 +101,20 @@ static const weft_op gate_ops[] = {
 	[OP_PASS] = { .name = "pass", .run = op_pass },
 	[OP_OPEN] = { .name = "open", .run = op_open },
 	[OP_HOLD] = { .name = "hold", .run = op_hold },
+	[OP_IS_OPEN] = { .name = "is_open", .run = op_is_open },
 };
 static const weft_target gate_target = {
-	.name = "gate", .ops = gate_ops, .n_ops = 3, .max_threads = 2, .max_ops_per_thread = 1,
+	.name = "gate", .ops = gate_ops, .n_ops = 4, .max_threads = 2, .max_ops_per_thread = 1,
 	.setup = gate_setup, .teardown = gate_teardown, .model = &gate_model,
 };
 
-/* Run `input` (two threads, open() each, then the parts given); its verdict and report. */
-static weft_verdict run(const uint8_t *parts, size_t n, char **report)
+/* Run `input` on target t: its verdict and report. */
+static weft_verdict run(const weft_target *t, const uint8_t *input, size_t n, char **report)
 {
-	uint8_t input[32] = { OP_OPEN, 0x00, OP_OPEN, 0x00 };
-	REQUIRE(n + 4 <= sizeof input, "input");
-	memcpy(input + 4, parts, n);
-	weft_runner *r = weft_runner_new(&gate_target);
+	weft_runner *r = weft_runner_new(t);
 	REQUIRE(r, "runner");
 	weft_result res;
-	weft_verdict v = weft_runner_run(r, input, n + 4, &res);
+	weft_verdict v = weft_runner_run(r, input, n, &res);
 	size_t size = 0;
 	FILE *out = open_memstream(report, &size);
 	weft_runner_report(r, out);
@@ -111,13 +123,23 @@ static weft_verdict run(const uint8_t *parts, size_t n, char **report)
 	return v;
 }
 
-static void expect(const uint8_t *parts, size_t n, weft_verdict want, const char *line)
+static void expect_of(const weft_target *t, const uint8_t *input, size_t n, weft_verdict want,
+		      const char *line)
 {
 	char *report = NULL;
-	weft_verdict v = run(parts, n, &report);
+	weft_verdict v = run(t, input, n, &report);
 	CHECK(v == want, "verdict %d, want %d:\n%s", (int)v, (int)want, report);
 	CHECK(strstr(report, line) != NULL, "no line '%s' in:\n%s", line, report);
 	free(report);
+}
+
+/* Two threads, open() each, then the parts given. */
+static void expect(const uint8_t *parts, size_t n, weft_verdict want, const char *line)
+{
+	uint8_t input[32] = { OP_OPEN, 0x00, OP_OPEN, 0x00 };
+	REQUIRE(n + 4 <= sizeof input, "input");
+	memcpy(input + 4, parts, n);
+	expect_of(&gate_target, input, n + 4, want, line);
 }
 
 int main(void)
@@ -136,5 +158,17 @@ int main(void)
 	static const uint8_t post_hold[] = { 0x53, 0, 2, OP_HOLD, OP_HOLD };
 	expect(post_hold, sizeof post_hold, WEFT_FAIL_DEADLOCK,
 	       "hold() in the post part blocked");
+	/* a blocked call is left mid-way, its lock held: neither the post part nor the final
+	   operation runs after it (they would wait for good on that lock) */
+	weft_target with_final = gate_target;
+	with_final.final_op = &gate_ops[OP_IS_OPEN];
+	static const uint8_t init_then_post[] = { OP_OPEN, 0x00, OP_OPEN, 0x00,
+						  0x53, 1, 1, OP_PASS, OP_IS_OPEN };
+	expect_of(&with_final, init_then_post, sizeof init_then_post, WEFT_PASS,
+		  "before all threads: pass() = blocked\n");
+	static const uint8_t post_then_final[] = { OP_IS_OPEN, 0x00, OP_IS_OPEN, 0x00,
+						   0x53, 0, 1, OP_PASS };
+	expect_of(&with_final, post_then_final, sizeof post_then_final, WEFT_PASS,
+		  "after all threads: pass() = blocked\n");
 	return check_summary("test_part_blocks");
 }
