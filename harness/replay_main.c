@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -210,6 +211,7 @@ static struct {
 	const weft_runner *runner;
 	const char *path;
 	unsigned seconds;
+	bool line_per_input;   /* --hash or --complexity: the input that hung gets its line too */
 } watch;
 
 static void on_timeout(int sig)
@@ -222,6 +224,10 @@ static void on_timeout(int sig)
 			 "weft_yield() or an instrumented atomic in it)\n",
 			 weft_fuzz_target()->name, watch.path, watch.seconds, what);
 	if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+		_exit(EXIT_UNEXPECTED);
+	/* stdout is line-buffered (main): every earlier input's line is out; this one's too */
+	n = watch.line_per_input ? snprintf(line, sizeof line, "- timeout - %s\n", watch.path) : 0;
+	if (n > 0 && write(STDOUT_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
 		_exit(EXIT_UNEXPECTED);
 	_exit(EXIT_UNEXPECTED);
 }
@@ -514,6 +520,9 @@ int main(int argc, char **argv)
 		return EXIT_BAD_USAGE;
 	}
 	signal(SIGALRM, on_timeout);
+	/* a batch's lines survive a timeout's _exit (issue 30: 3,025 inputs' lines were lost) */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	watch.line_per_input = st.opt.hash || st.opt.complexity;
 	catch_crashes();
 	if (!expect_is_valid(st.opt.expect)) {
 		fputs("weft-replay: --expect must be ", stderr);

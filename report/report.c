@@ -58,12 +58,15 @@ const char *report_base_name(const char *path)
 
 static void format_value(char *buf, size_t cap, const sched_event *e)
 {
+	char read[24];
 	if (e->is_pointer)
-		snprintf(buf, cap, "%s", e->value ? "ptr" : "NULL");
-	else if (e->kind == WEFT_ACCESS_CAS)
-		snprintf(buf, cap, "%s", e->value ? "ok" : "failed");
+		snprintf(read, sizeof read, "%s", e->value ? "ptr" : "NULL");
 	else
-		snprintf(buf, cap, "%" PRId64, (int64_t)e->value);
+		snprintf(read, sizeof read, "%" PRId64, (int64_t)e->value);
+	if (e->kind == WEFT_ACCESS_CAS)   /* "ok, read 0", "failed, read 3" */
+		snprintf(buf, cap, "%s, read %s", sched_cas_wrote(e) ? "ok" : "failed", read);
+	else
+		snprintf(buf, cap, "%s", read);
 }
 
 /* A blocking primitive: "lock bq.c:30 #1", "wait bq.c:41 #2 -> timed out", ... */
@@ -108,7 +111,7 @@ static void format_sync(char *buf, size_t cap, const sched_event *e, const char 
 
 static void format_access(char *buf, size_t cap, const sched_event *e)
 {
-	char value[32];
+	char value[48];   /* "failed, read -9223372036854775808" */
 	format_value(value, sizeof value, e);
 	const char *file = e->site ? report_base_name(e->site->file) : "?";
 	int line = e->site ? e->site->line : 0;

@@ -35,8 +35,9 @@
  *     well-formed UTF-8 is written as \ufffd (the replacement character);
  *   - results that are WEFT_NONE, and results of pending operations, are null;
  *     an operation still blocked when no thread could run has "blocked";
- *   - access values: an integer; a cas gives true/false (succeeded); a pointer
- *     gives "NULL" or "ptr" (addresses are never traced); a yield has none;
+ *   - access values: an integer, what a read read or a store wrote; a pointer
+ *     gives "NULL" or "ptr" (addresses are never traced); a yield has none; a
+ *     cas gives the value it read and "succeeded": true/false;
  *   - op_begin/op_end events carry the operation ("op", "args"), op_end its
  *     "result"; preempt/switch carry "to";
  *   - "weak_memory" (issue 18) lists each load that read an older store (C11,
@@ -252,10 +253,10 @@ static void print_access(FILE *out, const sched_event *e)
 	fputs(", \"value\": ", out);
 	if (e->is_pointer)
 		fputs(e->value ? "\"ptr\"" : "\"NULL\"", out);
-	else if (e->kind == WEFT_ACCESS_CAS)
-		fputs(e->value ? "true" : "false", out);
 	else
 		fprintf(out, "%" PRId64, (int64_t)e->value);
+	if (e->kind == WEFT_ACCESS_CAS)
+		fprintf(out, ", \"succeeded\": %s", sched_cas_wrote(e) ? "true" : "false");
 }
 
 /* The operation an op_begin/op_end event belongs to (site_id = call index). */

@@ -78,7 +78,7 @@ static inline int runner_access_writes(const sched_event *e)
 	case WEFT_ACCESS_LOAD:
 		return 0;
 	case WEFT_ACCESS_CAS:
-		return e->value != 0;   /* a failed compare-exchange only reads */
+		return sched_cas_wrote(e);   /* a failed compare-exchange only reads */
 	default:
 		return 1;
 	}

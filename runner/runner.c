@@ -10,6 +10,7 @@
 #include "weft/run.h"
 
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,8 @@ struct weft_runner {
 	int has_final;                 /* history ends with the final operation */
 	int makes_args;                /* some argument has a weft_value_type with make() */
 	unsigned n_post_run;           /* post-part operations at the history's end (before final) */
+	unsigned n_init_run;           /* init-part operations run (fewer: one blocked) */
+	const char *part_blocked;      /* "init" or "post": a part's last call blocked, or NULL */
 	uint32_t time_offset;          /* 2 x init-part operations: logical times before the trace's */
 	weft_checker *checker;
 	weft_check_result check;
@@ -285,6 +288,8 @@ static void run_thread_calls(void *ctx, unsigned thread)
 	weft_runner *r = ctx;
 	const weft_target *t = r->target;
 	input_scenario *s = &r->scenario;
+	if (r->part_blocked)   /* the init part never finished: nothing parallel starts */
+		return;
 	if (is_program(t) && thread > 0) {
 		/* a thread the program spawned: its schedule is the scenario's thread `thread` */
 		sched_call_begin(thread < s->n_threads ? s->first_call[thread] : INPUT_NO_CALL);
@@ -308,29 +313,62 @@ static void run_thread_calls(void *ctx, unsigned thread)
  * logical times 0 .. 2n-1, and the execution's are shifted after them, so the
  * oracle sees the init part before everything parallel.
  */
+/*
+ * A part's calls run on the controlling thread, alone: a call that would block
+ * (a lock held, an empty semaphore, an untimed condition wait) could never be
+ * woken and would hang the process in a real wait.  As for the implementation
+ * run as a model (impl_model.c), sched_replay_jump turns such a block into a
+ * jump back here (scheduler/sync.c): the call returns WEFT_BLOCKED, the part
+ * ends with it and judge_blocked_part decides.  Returns the calls that ran
+ * (the blocked one included), `blocked` set when one blocked.
+ */
+static unsigned run_part_calls(weft_runner *r, weft_op_record *calls, unsigned n, uint32_t at,
+			       bool *blocked)
+{
+	jmp_buf jump;
+	volatile unsigned i = 0;
+	*blocked = false;
+	if (setjmp(jump) != 0) {   /* calls[i] blocked */
+		sched_replay_jump = NULL;
+		calls[i].result = WEFT_BLOCKED;
+		calls[i].returned_at = calls[i].invoked_at + 1;
+		calls[i].pending = 0;
+		*blocked = true;
+		return i + 1;
+	}
+	sched_replay_jump = &jump;
+	for (; i < n; i++)
+		runner_run_part_call(r->target, r->instance, r->makes_args, &calls[i], at + 2 * i);
+	sched_replay_jump = NULL;
+	return n;
+}
+
 static void run_init_part(weft_runner *r)
 {
+	bool blocked;
 	r->time_offset = 0;
-	for (unsigned i = 0; i < r->scenario.n_init; i++) {
-		r->init_run[i] = r->scenario.init[i];
-		runner_run_part_call(r->target, r->instance, r->makes_args, &r->init_run[i], 2 * i);
-	}
-	r->time_offset = 2 * r->scenario.n_init;
+	r->part_blocked = NULL;
+	memcpy(r->init_run, r->scenario.init, r->scenario.n_init * sizeof *r->init_run);
+	r->n_init_run = run_part_calls(r, r->init_run, r->scenario.n_init, 0, &blocked);
+	if (blocked)
+		r->part_blocked = "init";
+	r->time_offset = 2 * r->n_init_run;
 }
 
 /* The post part, after every managed thread returned (not when cut short). */
 static void run_post_part(weft_runner *r)
 {
+	bool blocked;
 	r->n_post_run = 0;
-	if (r->exec.cut)
+	if (r->exec.cut || r->part_blocked)   /* after a blocked init call, nothing runs */
 		return;
 	uint32_t at = (uint32_t)r->exec.trace.n + r->time_offset;
-	for (unsigned i = 0; i < r->scenario.n_post; i++) {
-		weft_op_record *call = &r->history[r->n_history++];
-		*call = r->scenario.post[i];
-		runner_run_part_call(r->target, r->instance, r->makes_args, call, at + 2 * i);
-	}
-	r->n_post_run = r->scenario.n_post;
+	weft_op_record *calls = &r->history[r->n_history];
+	memcpy(calls, r->scenario.post, r->scenario.n_post * sizeof *calls);
+	r->n_post_run = run_part_calls(r, calls, r->scenario.n_post, at, &blocked);
+	r->n_history += r->n_post_run;
+	if (blocked)
+		r->part_blocked = "post";
 }
 
 /*
@@ -342,7 +380,7 @@ static void build_history(weft_runner *r)
 {
 	const sched_trace *tr = &r->exec.trace;
 	r->n_history = 0;
-	for (unsigned i = 0; i < r->scenario.n_init; i++)
+	for (unsigned i = 0; i < r->n_init_run; i++)
 		r->history[r->n_history++] = r->init_run[i];
 	for (size_t i = 0; i < tr->n; i++) {
 		const sched_event *e = &tr->events[i];
@@ -373,7 +411,7 @@ static void run_final_op(weft_runner *r)
 {
 	const weft_target *t = r->target;
 	r->has_final = 0;
-	if (!t->final_op || r->exec.cut)
+	if (!t->final_op || r->exec.cut || r->part_blocked)   /* blocked: left mid-call */
 		return;
 	weft_op_record *call = &r->history[r->n_history++];
 	memset(call, 0, sizeof *call);
@@ -544,8 +582,34 @@ static weft_verdict judge_program(weft_runner *r)
 	return WEFT_FAIL_VALIDATION;
 }
 
+/*
+ * A part's call blocked (run_part_calls): it ran alone, so nothing could wake
+ * it.  As a stall's blocked operations (judge_stall), it is in the history as
+ * returning WEFT_BLOCKED, last: a pass if the model agrees it blocks there (a
+ * take() on an empty queue), else a deadlock that says so.
+ */
+static weft_verdict judge_blocked_part(weft_runner *r)
+{
+	const weft_op_record *op = r->part_blocked[0] == 'i' ? &r->history[r->n_init_run - 1]
+							     : &r->history[r->n_history - 1];
+	if (!not_linearizable(r))
+		return WEFT_PASS;
+	char why[sizeof r->message];
+	memcpy(why, r->message, sizeof why);
+	size_t n = (size_t)snprintf(r->message, sizeof r->message,
+				    "%s() in the %s part blocked: a part runs alone on the "
+				    "controlling thread, so nothing could wake it; the model says "
+				    "otherwise: ", r->target->ops[op->op].name, r->part_blocked);
+	if (n < sizeof r->message)
+		memcpy(r->message + n, why, strnlen(why, sizeof r->message - n - 1) + 1);
+	r->message[sizeof r->message - 1] = 0;
+	return WEFT_FAIL_DEADLOCK;
+}
+
 static weft_verdict judge(weft_runner *r)
 {
+	if (r->part_blocked)
+		return judge_blocked_part(r);
 	if (r->exec.cut)
 		return judge_stop(r);
 	if (is_program(r->target))
@@ -888,7 +952,7 @@ static report_case report_case_of(const weft_runner *r)
 		.n_events = r->exec.trace.n,
 		.final_call = r->has_final ? &r->history[r->n_history - 1] : NULL,
 		.init = r->history,
-		.n_init = r->n_history >= r->scenario.n_init ? r->scenario.n_init : 0,
+		.n_init = r->n_history >= r->n_init_run ? r->n_init_run : 0,
 		.post = &r->history[r->n_history - (size_t)r->has_final - r->n_post_run],
 		.n_post = r->n_post_run,
 		.history = r->history,

@@ -63,6 +63,25 @@ void sched_mem_op_end_slow(sched_thread *self)
 		sched_tso_op_end(self);
 }
 
+bool sched_mem_catch_up(sched_thread *self)
+{
+	const sched_exec *exec = self->exec;
+	return exec->cfg.memory == SCHED_MEMORY_C11 && exec->mem_locs && sched_c11_catch_up(self);
+}
+
+sched_mask sched_mem_behind(const sched_exec *exec, sched_mask spinners)
+{
+	sched_mask behind = 0;
+	if (exec->cfg.memory != SCHED_MEMORY_C11 || !exec->mem_locs)
+		return 0;
+	for (; spinners; spinners &= spinners - 1) {
+		unsigned t = sched_lowest(spinners);
+		if (sched_c11_behind(exec, t))
+			behind |= sched_bit(t);
+	}
+	return behind;
+}
+
 static bool c11_models(const sched_exec *exec, int mo)
 {
 	return exec->cfg.memory == SCHED_MEMORY_C11 &&
@@ -110,6 +129,9 @@ void weft_impl_mem_rmw(struct weft_impl_thread *self, uint64_t old_raw, uint64_t
 {
 	sched_exec *exec = self->exec;
 	note(self, value, value_is_pointer);
+	sched_trace *t = &exec->trace;
+	if (t->events[t->n - 1].kind == WEFT_ACCESS_CAS)   /* value: what it read */
+		t->events[t->n - 1].other = wrote;
 	/* under tso/pso nothing here: the thread's buffer was drained before the
 	   access (sched_mem_observe), and an RMW is never buffered */
 	if (c11_models(exec, mo))

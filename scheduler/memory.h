@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "weft/atomic.h"
+#include "mask.h"
 
 enum sched_memory {
 	SCHED_MEMORY_SC,
@@ -96,6 +97,14 @@ void sched_mem_freed(struct weft_impl_thread *self, const void *block, size_t si
 void sched_mem_drain_all(struct sched_exec *exec);
 /* A spinner's turn: every buffer commits (memory_tso.c; progress.c calls it). */
 void sched_mem_drain_spinning(struct weft_impl_thread *self);
+/*
+ * C11, for progress.c: a spinner's view of every location becomes the newest
+ * store (stores become visible eventually); true if it was behind, so it may
+ * read something new.  false under the other models (their spinners drain).
+ */
+bool sched_mem_catch_up(struct weft_impl_thread *self);
+/* C11: the threads of `spinners` whose view is behind some newest store. */
+sched_mask sched_mem_behind(const struct sched_exec *exec, sched_mask spinners);
 /* Commit every store of `owner`'s buffer, `self` committing (memory_tso.c). */
 void sched_mem_drain_of(struct weft_impl_thread *self, struct weft_impl_thread *owner);
 /*
@@ -124,6 +133,8 @@ void sched_c11_store(struct weft_impl_thread *self, uint64_t old_raw, uint64_t r
 void sched_c11_rmw(struct weft_impl_thread *self, uint64_t old_raw, uint64_t raw,
 		   bool is_pointer, bool wrote, int mo);
 void sched_c11_fence(struct weft_impl_thread *self, int mo);
+bool sched_c11_catch_up(struct weft_impl_thread *self);
+bool sched_c11_behind(const struct sched_exec *exec, unsigned id);
 
 void sched_tso_reset(struct sched_exec *exec);
 void sched_tso_destroy(struct sched_exec *exec);

@@ -30,6 +30,16 @@
  * a thread past the spin limit (progress.c: quiet steps, no change to shared
  * memory) reads the newest store, so a spin loop cannot read a stale flag
  * forever and be called a livelock; its first spin_limit reads may be stale.
+ * And a spinner is judged only once it has seen everything: before progress.c
+ * parks it or calls it a livelock, sched_c11_catch_up raises its view of every
+ * location to the newest store (as TSO's buffers drain for a spinner); if that
+ * changed anything it spins on, reading the newest, and a parked spinner whose
+ * view fell behind is resumed before a livelock is declared
+ * (sched_c11_behind).  Under SC a thread sees a change when it resumes after
+ * it; here only when a load reads a store it had not seen, so such a load
+ * restarts its quiet count: a spinner that read stale values, then the one
+ * that ends its loop, is not parked at its next step as if it still spun.  Raising a view only removes behaviours, each of which
+ * C11 allows, and depends on the execution so far alone.
  * Without promises a load cannot read a store that has not executed, so load
  * buffering is forbidden, as RC11's acyclic po U rf requires.  Because
  * modification order follows execution order, 2+2W's mo cycle is forbidden too
@@ -262,6 +272,8 @@ static uint64_t load(sched_thread *self, int i, int mo)
 	uint64_t back = n > 1 ? sched_choose(self->exec, n) : 0;
 	mem_ts ts = l->latest - (mem_ts)back;
 	const mem_msg *msg = message(l, ts);
+	if (ts > th->cur.t[i])
+		self->quiet = 0;   /* it sees a store it had not seen: not spinning (progress.c) */
 	raise_to(&th->cur.t[i], ts);
 	raise_to(&th->acq.t[i], ts);
 	join(&th->acq, &msg->view, m->n_locs);
@@ -368,4 +380,34 @@ void sched_c11_fence(sched_thread *self, int mo)
 		join(&th->cur, &th->acq, m->n_locs);
 	if (is_release(mo))
 		th->rel = th->cur;
+}
+
+/* ---- fair visibility (progress.c, through memory.c) ---- */
+
+/* Does thread `id` have an older view than the newest store of some location? */
+bool sched_c11_behind(const sched_exec *exec, unsigned id)
+{
+	const struct sched_mem *m = exec->mem;
+	for (unsigned i = 0; m && i < m->n_locs; i++)
+		if (m->th[id].cur.t[i] < m->loc[i].latest)
+			return true;
+	return false;
+}
+
+/*
+ * A spinner sees every store: its view of each location becomes the newest
+ * message's, so its next load of it reads that one (and, acquire, takes its
+ * view).  True if some view moved: the spinner may now read something new.
+ */
+bool sched_c11_catch_up(sched_thread *self)
+{
+	struct sched_mem *m = self->exec->mem;
+	if (!sched_c11_behind(self->exec, self->id))
+		return false;
+	mem_thread *th = &m->th[self->id];
+	for (unsigned i = 0; i < m->n_locs; i++) {
+		raise_to(&th->cur.t[i], m->loc[i].latest);
+		raise_to(&th->acq.t[i], m->loc[i].latest);
+	}
+	return true;
 }

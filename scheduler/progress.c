@@ -14,8 +14,12 @@
  *     past `spin_limit` it is a spinner: if another thread can run, it is
  *     descheduled (not a preemption: the schedule did not ask for it) until
  *     the epoch moves again;
+ *   - under C11 a spinner is judged only once it has seen every store
+ *     (memory_c11.c, sched_mem_catch_up): if its view was behind, it catches
+ *     up and spins on, reading the newest; under TSO/PSO the buffers drain;
  *   - if nobody else can run, it goes on alone; past `livelock_limit` quiet
- *     steps with nobody able to change anything, it can never finish: livelock;
+ *     steps with nobody able to change anything (nor any parked spinner able
+ *     to see a store it has not seen), it can never finish: livelock;
  *   - for a target that claims obstruction-freedom, `solo` counts the switch
  *     points of one operation since its thread last resumed; past `solo_limit`
  *     the operation did not finish running alone: not obstruction-free.
@@ -64,6 +68,19 @@ static void deschedule_spinner(sched_thread *self)
 	sched_hand_off(self, next, false);
 }
 
+/*
+ * C11: parked spinners whose view fell behind a newer store (one that left
+ * the value as it was, so no change woke them) run again before a livelock
+ * is declared: they catch up when they next look (sched_progress_check).
+ */
+static bool resume_behind(sched_exec *exec)
+{
+	sched_mask behind = sched_mem_behind(exec, exec->spinning & exec->live);
+	exec->spinning &= ~behind;
+	exec->runnable |= behind;
+	return behind != 0;
+}
+
 bool sched_progress_check(sched_thread *self)
 {
 	sched_exec *exec = self->exec;
@@ -75,12 +92,21 @@ bool sched_progress_check(sched_thread *self)
 		sched_mem_drain_spinning(self);
 		return false;
 	}
+	if (sched_mem_catch_up(self)) {   /* C11: it sees every store, and spins on */
+		self->quiet = 0;
+		return false;
+	}
 	if (exec->runnable & ~sched_bit(self->id)) {
 		deschedule_spinner(self);
 		return true;
 	}
-	if (self->quiet > exec->cfg.livelock_limit)
+	if (self->quiet > exec->cfg.livelock_limit) {
+		if (resume_behind(exec)) {   /* they may see what ends their spin */
+			deschedule_spinner(self);
+			return true;
+		}
 		sched_stop_execution(self, SCHED_STOP_LIVELOCK);
+	}
 	return false;
 }
 

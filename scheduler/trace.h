@@ -31,7 +31,8 @@ enum sched_event_kind {
 typedef struct sched_event {
 	uint8_t kind;
 	uint8_t thread;
-	uint8_t other;           /* switch target */
+	uint8_t other;           /* switch target; a sync object's number; a
+				    compare-exchange: 1 if it succeeded (sched_cas_wrote) */
 	uint8_t is_pointer;      /* value is 0/1 for NULL/non-NULL */
 	uint32_t site_id;        /* stable site id (accesses), call index (op end) */
 	const weft_site *site;   /* for printing file:line only; never hashed */
@@ -39,6 +40,16 @@ typedef struct sched_event {
 				    one execution only (dependence), never hashed or printed */
 	uint64_t value;
 } sched_event;
+
+/*
+ * Did the access write its object?  A compare-exchange records the value it
+ * read (like every read) and its success apart, in `other`: the instrumented
+ * path knows the value before the instruction, the success only after it.
+ */
+static inline bool sched_cas_wrote(const sched_event *e)
+{
+	return e->other != 0;
+}
 
 typedef struct sched_trace {
 	sched_event *events;

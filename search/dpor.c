@@ -92,7 +92,7 @@ static bool access_writes(const sched_event *e)
 {
 	switch (e->kind) {
 	case WEFT_ACCESS_LOAD: return false;
-	case WEFT_ACCESS_CAS: return e->value != 0;   /* a failed CAS only reads */
+	case WEFT_ACCESS_CAS: return sched_cas_wrote(e);   /* a failed CAS only reads */
 	default: return true;
 	}
 }

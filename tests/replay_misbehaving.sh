@@ -4,6 +4,8 @@
 # the backend WEFT_BACKEND names:
 #   - an operation looping without a switch point: --timeout names the input and the
 #     operation, exit 1; an input that finishes is untouched; a bad --timeout is exit 2;
+#     in a batch with --hash, stdout (a pipe) has every input's line, the one that hung
+#     included ("- timeout - FILE"; issue 30: the lines before it were lost with it);
 #   - 2 MiB of recursion: on fibers, a crash that says the fiber stack overflowed and how
 #     to get bigger stacks; on pthreads, it fits and passes.
 replay=$1
@@ -20,6 +22,11 @@ grep -q "^==weft== TIMEOUT in misbehaves: input $tmp/loops.bin ran longer than 1
 timeout 20 "$replay" --timeout=1 "$tmp/finishes.bin" > "$tmp/out" 2>&1; rc=$?
 [ "$rc" = 0 ] || { echo "FAIL: a finishing input exits $rc, want 0"; cat "$tmp/out"; fail=1; }
 ! grep -q "TIMEOUT\|CRASH" "$tmp/out" || { echo "FAIL: the watchdog fired on a finishing input"; fail=1; }
+cp "$tmp/finishes.bin" "$tmp/finishes2.bin"
+timeout 20 "$replay" --timeout=1 --hash "$tmp/finishes.bin" "$tmp/finishes2.bin" "$tmp/loops.bin" 2>/dev/null |
+	cat > "$tmp/out"
+[ "$(cut -d' ' -f2,4 "$tmp/out" | tr '\n' '|')" = "pass $tmp/finishes.bin|pass $tmp/finishes2.bin|timeout $tmp/loops.bin|" ] ||
+	{ echo "FAIL: a batch with --hash does not print a line per input:"; cat "$tmp/out"; fail=1; }
 for bad in --timeout= --timeout=x --timeout=86401 --timeout=-1; do
 	timeout 20 "$replay" "$bad" "$tmp/finishes.bin" > "$tmp/out" 2>&1; rc=$?
 	[ "$rc" = 2 ] || { echo "FAIL: $bad exits $rc, want 2"; fail=1; }

@@ -147,7 +147,7 @@ static int writes(const sched_event *e)
 	if (e->kind == WEFT_ACCESS_LOAD)
 		return 0;
 	if (e->kind == WEFT_ACCESS_CAS)
-		return e->value == 1;
+		return sched_cas_wrote(e);
 	return is_access(e) && e->kind != WEFT_ACCESS_YIELD && e->kind != WEFT_ACCESS_SPAWN &&
 	       e->kind != WEFT_ACCESS_JOIN;
 }

@@ -297,7 +297,7 @@ static const char expected_json[] =
 	"\"thread\": 1, \"kind\": \"op_end\", \"op\": \"pop\", \"args\": [], \"result\": null}, "
 	"{\"step\": 7, \"thread\": 1, \"kind\": \"switch\", \"to\": 0}, {\"step\": 8, "
 	"\"thread\": 0, \"kind\": \"yield\", \"site\": \"stack.c:11\"}, {\"step\": 9, "
-	"\"thread\": 0, \"kind\": \"cas\", \"site\": \"stack.c:12\", \"value\": true}, "
+	"\"thread\": 0, \"kind\": \"cas\", \"site\": \"stack.c:12\", \"value\": 0, \"succeeded\": true}, "
 	"{\"step\": 10, \"thread\": 0, \"kind\": \"store\", \"site\": \"stack.c:13\", "
 	"\"value\": -1}, {\"step\": 11, \"thread\": 0, \"kind\": \"op_end\", \"op\": \"push\", "
 	"\"args\": [1], \"result\": 0}], \"linearizability\": {\"longest_prefix\": [1, 0], "
@@ -326,7 +326,8 @@ static void test_json(void)
 		event(SCHED_EV_OP_END, 1, 1, (uint64_t)WEFT_NONE),
 		hand_off(SCHED_EV_SWITCH, 1, 0),
 		access(&yield_site, 0, 0, 0),
-		access(&cas_top, 0, 1, 0),
+		/* read 0 and succeeded: the value read and the success are apart */
+		{ .kind = WEFT_ACCESS_CAS, .thread = 0, .site = &cas_top, .value = 0, .other = 1 },
 		access(&store_size, 0, (uint64_t)-1, 0),
 		event(SCHED_EV_OP_END, 0, 0, 0),
 	};
@@ -355,6 +356,8 @@ static void test_json(void)
 	const char *oracle = strstr(text, "linearizability (thread 2 stands for the final operation)");
 	CHECK(final && picture && oracle && final < picture && picture < oracle,
 	      "sections in order: final, history, linearizability:\n%s", text);
+	CHECK(strstr(text, "cas stack.c:12 -> ok, read 0\n") != NULL,
+	      "a CAS prints its success and the value it read:\n%s", text);
 	static const char summary[] =
 		"==weft== FAIL linearizability in fake_stack: size() on thread 2 returned 0, "
 		"the model gives 1\n"

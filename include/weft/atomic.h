@@ -294,7 +294,10 @@ static inline uint64_t weft_impl_raw_of_pointer(const volatile void *p)
 	}                                                                      \
 	weft_result_; })
 
-/* compare-exchange: record 1 when it succeeded, 0 when it failed. */
+/*
+ * compare-exchange: record the value it read (*expected holds it either way),
+ * and whether it succeeded (weft_impl_mem_rmw's `wrote`).
+ */
 #define WEFT_IMPL_CAS(CAS, obj, expected, desired, succ, fail) __extension__({ \
 	__auto_type weft_obj_ = (obj);                                         \
 	__auto_type weft_expected_ = (expected);                               \
@@ -308,7 +311,9 @@ static inline uint64_t weft_impl_raw_of_pointer(const volatile void *p)
 		weft_impl_mem_rmw(weft_self_, WEFT_IMPL_RAW(*weft_expected_),  \
 				  WEFT_IMPL_RAW(weft_new_),                    \
 				  WEFT_IMPL_IS_POINTER(weft_new_), weft_ok_,   \
-				  weft_ok_ ? (succ) : (fail), weft_ok_, 0);    \
+				  weft_ok_ ? (succ) : (fail),                  \
+				  WEFT_IMPL_U64(*weft_expected_),              \
+				  WEFT_IMPL_IS_POINTER(*weft_expected_));      \
 		if (weft_ok_ && *weft_expected_ != weft_new_)                  \
 			weft_impl_changed(weft_self_);                         \
 	}                                                                      \
