@@ -21,8 +21,8 @@
  * Data choices (issue 18: which store a load reads under the C11 model) are
  * nodes too, of their own kind: every answer in [0, bound) is tried, with
  * and without reduction (a different store read is a different execution, not
- * a reordering), and races never add to them.  Only the choices of loads
- * branch; a timed wait's "ends early" stays 0 here, as before.
+ * a reordering), and races never add to them.  Every choice branches: a
+ * load's, a store buffer's, a timed wait's or sleep's "ends early" (dfs_choose).
  */
 #include "schedule_dfs.h"
 
@@ -113,6 +113,11 @@ void search_dfs_start(search_dfs *d, unsigned preemption_bound, bool reduce)
 	d->n_nodes = 0;
 	d->replay = 0;
 	reset_execution(d);
+}
+
+void search_dfs_weak(search_dfs *d, bool weak)
+{
+	d->steps.weak = weak;
 }
 
 /* ---- during an execution ---- */
@@ -239,6 +244,8 @@ static unsigned new_decision(search_dfs *d, unsigned thread, bool forced, uint32
 		n->first[lowest(m)] = d->sleep_step[lowest(m)];
 		n->known[lowest(m)] = d->sleep_known[lowest(m)];
 	}
+	if ((allowed(d, n) & enabled) != enabled)
+		d->cur.bound_cut = true;
 	uint32_t can = allowed(d, n) & ~n->sleep;
 	if (!can) {   /* everything here is explored elsewhere */
 		d->n_nodes--;
@@ -340,26 +347,32 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
 }
 
 /*
- * Is the choice asked for the access the trace just recorded a memory
- * model's?  A C11 load's (which store it reads), or under TSO/PSO any atomic
- * access's (how many of another thread's buffered stores stay buffered).
+ * Every data choice is a node of its own kind, whatever asked it: a C11 load
+ * (which store it reads), a TSO/PSO access (how many buffered stores stay
+ * buffered), a timed wait or sleep (does it end early: 0 = it waits until no
+ * other thread can run, 1 = it ends now; the thread may then be preempted at
+ * any later switch point, so "ends early" covers every moment it could wake).
+ * A choice of more than DPOR_MAX_THREADS answers tries the first 32 only and
+ * says so (choices_cut).  The step that made the choice is marked dependent
+ * with every step (dpor_steps_mark), and the choice wakes every sleeper: the
+ * answers available to a choice may depend on an order the dependence of
+ * plain accesses does not see (which stores a load may read under C11 depends
+ * on what its thread saw before), so the reduction never treats a step with a
+ * choice as commuting with anything.
  */
-static bool load_choice(const search_dfs *d)
-{
-	const sched_trace *t = d->trace;
-	if (t->n == 0)
-		return false;
-	unsigned kind = t->events[t->n - 1].kind;
-	return kind >= WEFT_ACCESS_LOAD && kind <= WEFT_ACCESS_FETCH_XOR;
-}
-
 static uint64_t dfs_choose(void *self, uint64_t bound)
 {
 	search_dfs *d = self;
-	if (bound < 2 || bound > 32 || d->stop_deciding || !load_choice(d))
+	if (bound < 2 || d->stop_deciding || d->trace->n == 0)
 		return 0;
+	if (bound > DPOR_MAX_THREADS) {
+		d->cur.choices_cut = true;
+		bound = DPOR_MAX_THREADS;
+	}
 	uint32_t answers = bound == 32 ? UINT32_MAX : (1u << bound) - 1;
 	unsigned thread = d->trace->events[d->trace->n - 1].thread;
+	dpor_steps_mark(&d->steps, thread);
+	d->sleep = 0;
 	if (d->cursor < d->n_nodes) {
 		dfs_node *n = &d->node[d->cursor];
 		if (!n->data || n->thread != thread || n->enabled != answers) {
@@ -402,12 +415,30 @@ sched_strategy search_dfs_strategy(search_dfs *d)
 
 /* ---- between executions ---- */
 
+static void add_backtrack_at(search_dfs *d, dfs_node *n, unsigned p, uint32_t initials);
+
+/*
+ * Several decisions may start step j (no event between them: a thread switched
+ * to, then asked at a switch point before its first access).  Under SC the
+ * first of them stands for all; under a weak memory model the thread did
+ * something invisible in between (its start is a barrier: dpor.h), so every
+ * one of them is asked to try the race's reversal.
+ */
 static void add_backtrack(search_dfs *d, size_t j, unsigned p, uint32_t initials)
 {
 	int32_t ni = d->node_at[j];
 	if (ni < 0)
 		return;   /* one thread could run there: nothing to try instead */
-	dfs_node *n = &d->node[ni];
+	for (size_t i = (size_t)ni; i < d->n_nodes && d->node[i].step == j; i++) {
+		if (!d->node[i].data)
+			add_backtrack_at(d, &d->node[i], p, initials);
+		if (!d->steps.weak)
+			break;
+	}
+}
+
+static void add_backtrack_at(search_dfs *d, dfs_node *n, unsigned p, uint32_t initials)
+{
 	uint32_t want;
 	if (d->sleep_sets) {   /* source sets: one initial is enough */
 		if (initials & n->backtrack)

@@ -49,6 +49,12 @@ void search_dfs_free(search_dfs *d);
 /* A new search (empty path) with this preemption bound and reduction on or off. */
 void search_dfs_start(search_dfs *d, unsigned preemption_bound, bool reduce);
 sched_strategy search_dfs_strategy(search_dfs *d);
+/*
+ * The executions run under a weak memory model (C11, TSO, PSO): the reduction
+ * then takes barriers as dependent with everything (dpor.h).  Default: false
+ * (sequential consistency).  Call before search_dfs_start.
+ */
+void search_dfs_weak(search_dfs *d, bool weak);
 
 /* How the last execution went, for counting and reporting. */
 typedef struct search_dfs_execution {
@@ -58,8 +64,12 @@ typedef struct search_dfs_execution {
 	bool forced_not_lowest;   /* a forced switch to a thread other than the lowest
 				     runnable one found the plan full: not written */
 	bool out_of_memory;
+	bool choices_cut;         /* a data choice had more than 32 answers: the first 32 tried */
+	bool bound_cut;           /* a new decision where the preemption bound kept a
+				     runnable thread from being tried */
 	bool too_many_threads;   /* more than DPOR_MAX_THREADS: the search refuses it */
-	unsigned weak_reads;      /* loads that read an older store than the newest */
+	unsigned weak_reads;      /* data choices answered other than 0 (a load that read
+				     an older store, a store left buffered, a wait that ended early) */
 	unsigned n_preemptions;
 	input_preemption preemption[INPUT_MAX_PREEMPTIONS];
 	uint32_t preempted_call[INPUT_MAX_PREEMPTIONS];   /* the call each was in */

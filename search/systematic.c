@@ -62,6 +62,7 @@ static int account(explorer *x, weft_verdict v, const weft_result *res)
 /* Every schedule of x->scenario under the current bound. */
 static int explore_scenario(explorer *x)
 {
+	search_dfs_weak(x->dfs, strcmp(weft_runner_memory(x->runner), "sc") != 0);
 	search_dfs_start(x->dfs, x->st->bound, x->o->reduce);
 	sched_strategy strategy = search_dfs_strategy(x->dfs);
 	for (int more = 1; more;) {
