@@ -102,6 +102,18 @@ static dpor_step *new_step(dpor_steps *s, unsigned thread)
 	return st;
 }
 
+int dpor_steps_start(dpor_steps *s, unsigned thread)
+{
+	if (!s->weak || thread >= DPOR_MAX_THREADS || s->last[thread] >= 0)
+		return 0;
+	dpor_step *st = new_step(s, thread);
+	if (!st)
+		return -1;
+	st->n_access = DPOR_CONFLICTS_ALL;
+	s->boundary |= 1u << thread;
+	return 0;
+}
+
 /* Does this access write its object?  Unknown kinds (locks, issue 5) do. */
 static bool access_writes(const sched_event *e)
 {

@@ -107,6 +107,13 @@ int dpor_steps_parse(dpor_steps *s, const sched_trace *t);
  * step that event belongs to conflicts with every step.
  */
 void dpor_steps_mark(dpor_steps *s, unsigned thread);
+/*
+ * Weak models only: `thread` reached its first switch point having recorded no
+ * event: its start (a barrier) becomes a step of its own, dependent with
+ * everything, so a decision between the start and the first access can be
+ * asked to reverse a race (parse first).  Returns -1 when out of memory.
+ */
+int dpor_steps_start(dpor_steps *s, unsigned thread);
 /* `thread` is at a switch point: its next event starts a new step (parse first). */
 void dpor_steps_boundary(dpor_steps *s, unsigned thread);
 

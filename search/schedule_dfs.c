@@ -52,6 +52,7 @@ struct search_dfs {
 	const sched_trace *trace;
 	unsigned bound;
 	bool reduce, sleep_sets;
+	bool weak_model;             /* C11, TSO or PSO (search_dfs_weak) */
 	dfs_node *node;
 	size_t n_nodes, cap, replay;
 	/* the execution in progress */
@@ -117,7 +118,22 @@ void search_dfs_start(search_dfs *d, unsigned preemption_bound, bool reduce)
 
 void search_dfs_weak(search_dfs *d, bool weak)
 {
-	d->steps.weak = weak;
+	d->weak_model = weak;
+	d->steps.weak = false;
+}
+
+/*
+ * The execution in progress (the runner's: `trace` is its exec's) went past
+ * sequential consistency: a location the C11 model tracks (an access that is
+ * not seq_cst) or a store left in a TSO/PSO buffer.  Until some execution
+ * does, the program behaves as under SC and the SC dependence is exact.
+ */
+static void watch_memory(search_dfs *d)
+{
+	const sched_exec *x = (const sched_exec *)(const void *)
+			      ((const char *)d->trace - offsetof(sched_exec, trace));
+	if (d->weak_model && (x->mem_locs > 0 || x->mem_buffered > 0))
+		d->cur.weak_memory = true;
 }
 
 /* ---- during an execution ---- */
@@ -152,6 +168,16 @@ static void parse(search_dfs *d)
 			n->known[n->choice] = n->objects;
 		}
 	}
+	for (size_t i = before; i < d->steps.n; i++)
+		wake(d, &d->steps.step[i]);
+}
+
+/* Weak models: a thread at its first switch point with no event yet: its start is a step. */
+static void note_start(search_dfs *d, unsigned thread)
+{
+	size_t before = d->steps.n;
+	if (dpor_steps_start(&d->steps, thread) != 0)
+		d->cur.out_of_memory = true;
 	for (size_t i = before; i < d->steps.n; i++)
 		wake(d, &d->steps.step[i]);
 }
@@ -317,12 +343,15 @@ static unsigned dfs_pick(void *self, unsigned thread, uint32_t call, uint64_t st
 {
 	search_dfs *d = self;
 	parse(d);
+	watch_memory(d);
 	if (all_runnable >> DPOR_MAX_THREADS || thread >= DPOR_MAX_THREADS) {
 		d->cur.too_many_threads = true;   /* refused: see dpor.h */
 		d->stop_deciding = true;
 		return forced ? sched_lowest(all_runnable) : thread;
 	}
 	uint32_t runnable = (uint32_t)all_runnable;
+	if (!forced)
+		note_start(d, thread);
 	bool first = !forced && fresh(d, thread);
 	d->started |= bit(thread);
 	if (first)
@@ -338,9 +367,11 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
 {
 	search_dfs *d = self;
 	(void)call;
+	watch_memory(d);
 	if (step > 0) {
 		d->started |= bit(thread);
 		parse(d);
+		note_start(d, thread);
 		dpor_steps_boundary(&d->steps, thread);
 	}
 	return step + 1;
@@ -352,17 +383,25 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
  * buffered), a timed wait or sleep (does it end early: 0 = it waits until no
  * other thread can run, 1 = it ends now; the thread may then be preempted at
  * any later switch point, so "ends early" covers every moment it could wake).
- * A choice of more than DPOR_MAX_THREADS answers tries the first 32 only and
- * says so (choices_cut).  The step that made the choice is marked dependent
- * with every step (dpor_steps_mark), and the choice wakes every sleeper: the
- * answers available to a choice may depend on an order the dependence of
- * plain accesses does not see (which stores a load may read under C11 depends
- * on what its thread saw before), so the reduction never treats a step with a
- * choice as commuting with anything.
+ * A choice of more than 32 answers tries the first 32 only and says so
+ * (choices_cut).  A timed wait's step is marked dependent with every step
+ * (dpor_steps_mark) and wakes every sleeper: whether it blocks depends on
+ * whether any other thread can run, which no object names.  A memory model's
+ * choice is not: its answers depend on stores to the same location
+ * (dependent) and on barriers, which the weak models' dependence orders
+ * (dpor.h); marking those too cost 3x the executions on publish_once for
+ * no class the corpus (tests/test_systematic_corpus.c) needed.
  */
+static bool memory_choice(const search_dfs *d)
+{
+	unsigned kind = d->trace->events[d->trace->n - 1].kind;
+	return kind >= WEFT_ACCESS_LOAD && kind <= WEFT_ACCESS_FETCH_XOR;
+}
+
 static uint64_t dfs_choose(void *self, uint64_t bound)
 {
 	search_dfs *d = self;
+	watch_memory(d);
 	if (bound < 2 || d->stop_deciding || d->trace->n == 0)
 		return 0;
 	if (bound > DPOR_MAX_THREADS) {
@@ -371,8 +410,10 @@ static uint64_t dfs_choose(void *self, uint64_t bound)
 	}
 	uint32_t answers = bound == 32 ? UINT32_MAX : (1u << bound) - 1;
 	unsigned thread = d->trace->events[d->trace->n - 1].thread;
-	dpor_steps_mark(&d->steps, thread);
-	d->sleep = 0;
+	if (!memory_choice(d)) {   /* a timed wait's: its step conflicts with all */
+		dpor_steps_mark(&d->steps, thread);
+		d->sleep = 0;
+	}
 	if (d->cursor < d->n_nodes) {
 		dfs_node *n = &d->node[d->cursor];
 		if (!n->data || n->thread != thread || n->enabled != answers) {
@@ -518,6 +559,17 @@ int search_dfs_next(search_dfs *d)
 	if (d->cursor < d->replay && !d->stop_deciding)
 		d->cur.diverged = true;   /* ended before the branch being explored */
 	d->n_nodes = d->cursor;
+	watch_memory(d);
+	if (d->reduce && d->cur.weak_memory && !d->steps.weak) {
+		/* the SC dependence may have pruned classes already: start again */
+		d->steps.weak = true;
+		d->cur.restart = true;
+		d->last = d->cur;
+		d->n_nodes = 0;
+		d->replay = 0;
+		reset_execution(d);
+		return 1;
+	}
 	if (d->reduce && !d->cur.diverged && !d->cur.too_many_threads)
 		analyse(d, first_new_step);
 	d->last = d->cur;

@@ -50,9 +50,15 @@ void search_dfs_free(search_dfs *d);
 void search_dfs_start(search_dfs *d, unsigned preemption_bound, bool reduce);
 sched_strategy search_dfs_strategy(search_dfs *d);
 /*
- * The executions run under a weak memory model (C11, TSO, PSO): the reduction
- * then takes barriers as dependent with everything (dpor.h).  Default: false
- * (sequential consistency).  Call before search_dfs_start.
+ * The executions run under a weak memory model (C11, TSO, PSO).  Default: false
+ * (sequential consistency).  The reduction uses the SC dependence until an
+ * execution goes past SC (a non-seq_cst atomic, a buffered store); that
+ * execution is marked `restart` and the search starts again, from then on
+ * taking barriers and thread starts as dependent with everything (dpor.h).
+ * Sound because the first access past SC in any execution follows an SC
+ * prefix, which the SC reduction explores a representative of.  `d` must have
+ * been made with the runner's own trace (runner_trace): the memory model's
+ * state is read beside it.  Call before search_dfs_start.
  */
 void search_dfs_weak(search_dfs *d, bool weak);
 
@@ -64,6 +70,9 @@ typedef struct search_dfs_execution {
 	bool forced_not_lowest;   /* a forced switch to a thread other than the lowest
 				     runnable one found the plan full: not written */
 	bool out_of_memory;
+	bool weak_memory;         /* went past SC: a non-seq_cst atomic (C11), a buffered store */
+	bool restart;             /* that was the first such execution: the search starts
+				     again with the weak models' dependence (dpor.h) */
 	bool choices_cut;         /* a data choice had more than 32 answers: the first 32 tried */
 	bool bound_cut;           /* a new decision where the preemption bound kept a
 				     runnable thread from being tried */

@@ -19,6 +19,7 @@ typedef struct explorer {
 	search_dfs *dfs;
 	search_scenario_enum scenarios;
 	input_scenario scenario;
+	uint64_t counted_before;     /* interleavings counted before this scenario's search */
 	char *message;
 	size_t cap;
 } explorer;
@@ -38,7 +39,10 @@ static int account(explorer *x, weft_verdict v, const weft_result *res)
 			 v == WEFT_ERROR ? res->message : "out of memory");
 		return SEARCH_SYSTEMATIC_ERROR;
 	}
-	if (e->redundant)
+	if (e->restart) {   /* the search starts again (schedule_dfs.h): count those runs again */
+		st->reruns += st->interleavings - x->counted_before + 1;
+		st->interleavings = x->counted_before;
+	} else if (e->redundant)
 		st->redundant++;
 	else if (st->bound != SEARCH_DFS_UNBOUNDED && res->preemptions < st->bound)
 		st->reruns++;
@@ -62,8 +66,8 @@ static int account(explorer *x, weft_verdict v, const weft_result *res)
 /* Every schedule of x->scenario under the current bound. */
 static int explore_scenario(explorer *x)
 {
-	search_dfs_weak(x->dfs, strcmp(weft_runner_memory(x->runner), "sc") != 0);
 	search_dfs_start(x->dfs, x->st->bound, x->o->reduce);
+	x->counted_before = x->st->interleavings;
 	sched_strategy strategy = search_dfs_strategy(x->dfs);
 	for (int more = 1; more;) {
 		if (x->o->max_executions && x->st->executions >= x->o->max_executions)
@@ -120,6 +124,7 @@ search_systematic_outcome search_systematic_explore(weft_runner *r,
 	x->failure = failure;
 	x->message = message;
 	x->cap = cap;
+	search_dfs_weak(x->dfs, strcmp(weft_runner_memory(r), "sc") != 0);
 	int end = -1;
 	bool bounded = o->preemptions != SEARCH_DFS_UNBOUNDED;
 	for (unsigned c = 0; end < 0 && c <= (bounded ? o->preemptions : 0); c++) {

@@ -881,15 +881,6 @@ static uint64_t run_search(weft_runner *r, const input_scenario *s, bool reduce,
 		weft_result res;
 		weft_verdict v = runner_run_scenario(r, s, search_dfs_strategy(d), &res);
 		add_outcome(out, v, &res);
-		if (getenv("CORPUS_DEBUG")) {
-			input_data dc[64];
-			size_t nd = runner_data_choices(r, dc, 64);
-			fprintf(stderr, "%s %llu: %s choices", reduce ? "R" : "F", (unsigned long long)n, weft_verdict_name(v));
-			for (size_t i = 0; i < nd; i++) fprintf(stderr, " %llu/%llu", (unsigned long long)dc[i].value, (unsigned long long)dc[i].bound);
-			fprintf(stderr, " preemptions %u\n", res.preemptions);
-			if (getenv("CORPUS_TRACE") && n == (uint64_t)atoi(getenv("CORPUS_TRACE")))
-				weft_runner_report(r, stderr);
-		}
 		more = search_dfs_next(d);
 		const search_dfs_execution *e = search_dfs_last(d);
 		CHECK(!e->diverged && !e->out_of_memory, "execution %llu diverged",
