@@ -23,7 +23,13 @@
  *     bound, sleep sets are off and every race adds all its initials, at the
  *     race and at the start of the racing step's run of steps (Coons,
  *     Musuvathi, McKinley, "Bounded partial-order reduction", OOPSLA 2013, the
- *     conservative variant); dpor with a bound is not proved complete here.
+ *     conservative variant); dpor with a bound is not proved complete here;
+ *   - data choices (strategy.h `choose`: a sleep or timed wait ending early,
+ *     a weak read, a store left buffered) are nodes whose every answer is
+ *     tried, with or without reduction; under a weak memory model the
+ *     dependence grows from the first execution past SC (search_dfs_weak).
+ *   - `bound_cut` tells the caller the bound kept a thread from being tried,
+ *     so "fine" holds within the bound only.
  *
  * Use: search_dfs_start(scenario), then repeatedly run the scenario with
  * search_dfs_strategy() and call search_dfs_next() after each execution,
