@@ -185,9 +185,9 @@ static void print_cuts(const search_systematic_stats *st)
 		       st->bound, st->bound == 1 ? "" : "s", st->bound_cut,
 		       st->bound_cut == 1 ? "" : "s");
 	if (st->choices_cut)
-		printf("%s %" PRIu64 " run%s had a data choice of more than 32 answers (the first 32 "
-		       "tried)", st->bound_cut ? ";" : ",", st->choices_cut,
-		       st->choices_cut == 1 ? "" : "s");
+		printf("%s %" PRIu64 " run%s cut a data choice short (more than 32 answers, or a "
+		       "timed wait ending early a third time or twice in a row)",
+		       st->bound_cut ? ";" : ",", st->choices_cut, st->choices_cut == 1 ? "" : "s");
 	printf("\n");
 }
 

@@ -53,6 +53,9 @@ struct search_dfs {
 	unsigned bound;
 	bool reduce, sleep_sets;
 	bool weak_model;             /* C11, TSO or PSO (search_dfs_weak) */
+	int early_thread;            /* the thread whose timed wait last ended early, or -1 */
+	size_t early_event;          /* the trace's length then */
+	uint8_t early[DPOR_MAX_THREADS];   /* timed waits each thread ended early */
 	dfs_node *node;
 	size_t n_nodes, cap, replay;
 	/* the execution in progress */
@@ -101,6 +104,8 @@ static void reset_execution(search_dfs *d)
 	d->started = 0;
 	d->stop_deciding = false;
 	d->useful_steps = SIZE_MAX;
+	d->early_thread = -1;
+	memset(d->early, 0, sizeof d->early);
 	dpor_steps_reset(&d->steps);
 	memset(&d->cur, 0, offsetof(search_dfs_execution, preemption));
 }
@@ -392,10 +397,34 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
  * (dpor.h); marking those too cost 3x the executions on publish_once for
  * no class the corpus (tests/test_systematic_corpus.c) needed.
  */
+#define SEARCH_DFS_MAX_EARLY 2
+
 static bool memory_choice(const search_dfs *d)
 {
 	unsigned kind = d->trace->events[d->trace->n - 1].kind;
 	return kind >= WEFT_ACCESS_LOAD && kind <= WEFT_ACCESS_FETCH_XOR;
+}
+
+/*
+ * A timed wait that ended early, looped and waits again before any other thread
+ * ran (`while (!ready) pthread_cond_timedwait(...)`): ending early again would
+ * branch forever, each time with nothing changed but the loop's own state.  It
+ * waits (answer 0: until no other thread can run) and the run is marked cut
+ * (choices_cut: a program that counts its timeouts is not proved).  So does a
+ * thread's wait past its SEARCH_DFS_MAX_EARLY-th early end in one execution:
+ * a timeout loop beside a thread blocked on the loop's mutex otherwise
+ * alternates to the step budget (a false step-budget failure).
+ */
+static bool early_again(const search_dfs *d, unsigned thread)
+{
+	if (thread < DPOR_MAX_THREADS && d->early[thread] >= SEARCH_DFS_MAX_EARLY)
+		return true;
+	if (d->early_thread != (int)thread)
+		return false;
+	for (size_t i = d->early_event; i < d->trace->n; i++)
+		if (d->trace->events[i].thread != thread)
+			return false;
+	return true;
 }
 
 static uint64_t dfs_choose(void *self, uint64_t bound)
@@ -410,7 +439,12 @@ static uint64_t dfs_choose(void *self, uint64_t bound)
 	}
 	uint32_t answers = bound == 32 ? UINT32_MAX : (1u << bound) - 1;
 	unsigned thread = d->trace->events[d->trace->n - 1].thread;
-	if (!memory_choice(d)) {   /* a timed wait's: its step conflicts with all */
+	bool timed = !memory_choice(d);
+	if (timed && early_again(d, thread)) {
+		d->cur.choices_cut = true;
+		return 0;
+	}
+	if (timed) {   /* its step conflicts with all */
 		dpor_steps_mark(&d->steps, thread);
 		d->sleep = 0;
 	}
@@ -424,6 +458,12 @@ static uint64_t dfs_choose(void *self, uint64_t bound)
 		}
 		d->cursor++;
 		d->cur.weak_reads += n->choice != 0;
+		if (timed && n->choice) {
+			if (thread < DPOR_MAX_THREADS)
+				d->early[thread]++;
+			d->early_thread = (int)thread;
+			d->early_event = d->trace->n;
+		}
 		return n->choice;
 	}
 	dfs_node *n = push_node(d);

@@ -79,7 +79,9 @@ typedef struct search_dfs_execution {
 	bool weak_memory;         /* went past SC: a non-seq_cst atomic (C11), a buffered store */
 	bool restart;             /* that was the first such execution: the search starts
 				     again with the weak models' dependence (dpor.h) */
-	bool choices_cut;         /* a data choice had more than 32 answers: the first 32 tried */
+	bool choices_cut;         /* a data choice cut short: more than 32 answers (the first
+				     32 tried), or a timed wait that may not end early again
+				     (schedule_dfs.c, early_again) */
 	bool bound_cut;           /* a new decision where the preemption bound kept a
 				     runnable thread from being tried */
 	bool too_many_threads;   /* more than DPOR_MAX_THREADS: the search refuses it */

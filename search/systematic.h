@@ -66,7 +66,7 @@ struct search_systematic_stats {
 	unsigned bound;           /* the preemption bound being explored */
 	uint64_t bound_cut;       /* runs of the last pass where the bound kept a runnable
 				     thread from being tried: "fine" is within the bound only */
-	uint64_t choices_cut;     /* runs where a data choice had more than 32 answers */
+	uint64_t choices_cut;     /* runs where a data choice was cut short (schedule_dfs.h) */
 };
 
 typedef enum search_systematic_outcome {
