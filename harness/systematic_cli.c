@@ -4,6 +4,9 @@
  *
  * Output.  stdout, deterministic (no times): a line naming the bounds, then
  * either "explored N executions (M scenarios): all N interleavings are fine",
+ * followed on the same line by what cut the search, if anything did (", within
+ * at most C preemptions: the bound cut K runs short"; data choices of more
+ * than 32 answers),
  * or "FAIL after N executions ..." with the standard report and the failure
  * written as an input file, replayed here once to check it fails the same way
  * (same verdict, same trace hash) before saying so.  stderr: progress every
@@ -30,6 +33,7 @@ enum systematic_exit {
 
 #define PROGRESS_EVERY 100000
 #define MAX_BOUND 64
+#define DEFAULT_DEEPEN 3   /* bounds 0, 1, 2 before the unbounded pass (systematic.h) */
 #define MAX_ARG_VALUES 16
 
 /* X(field, flag, value name or "", help) */
@@ -42,6 +46,8 @@ enum systematic_exit {
 				    "(default: each range's two lowest values)")           \
 	X(preemptions, "--preemptions", "C", "explore with at most c preemptions for "      \
 					     "c = 0, 1, ..., C in turn (default: no bound)") \
+	X(deepen, "--deepen", "D", "without --preemptions: bounds 0..D-1 first, then "   \
+				  "no bound (default 3; 0: no bound at once)")           \
 	X(no_reduction, "--no-reduction", "", "run every interleaving (no partial-order " \
 						"reduction)")                              \
 	X(max_executions, "--max-executions", "N", "stop after N executions (default: no limit)") \
@@ -69,7 +75,11 @@ static void usage(FILE *out, const char *argv0, const weft_target *t)
 		"bounds, checking each execution with the same oracles as fuzzing; stops at the\n"
 		"first failure, prints its report and writes it as an input file that\n"
 		"%s_fuzz and %s_replay replay.  Scenarios run smallest first; with\n"
-		"--preemptions, bounds 0, 1, ... in turn, so a failure has the fewest preemptions.\n"
+		"--preemptions=C, bounds 0, 1, ..., C in turn, so a failure has the fewest\n"
+		"preemptions; without it, bounds 0..D-1 (--deepen) and then no bound.  A bound\n"
+		"that cut the search is named on the result line: fine within it only.\n"
+		"Sleeps and timed waits are explored both ways (ending at once, or when no\n"
+		"other thread can run); weak reads and store buffers are explored in full.\n"
 		"Thread counts and operations are limited to the target's own bounds.\n"
 		"At most 32 managed threads (a program: main and 31 it starts; fuzzing runs 128):\n"
 		"an execution with more stops the search with an error (exit 2).\n"
@@ -111,6 +121,12 @@ static int configure(search_systematic_options *o, const cli_options *c, const i
 			(uint64_t)o->arg_hi - (uint64_t)o->arg_lo >= MAX_ARG_VALUES))   /* no signed overflow */
 		return bad("--args=LO..HI must be a range of at most 16 values");
 	o->preemptions = SEARCH_DFS_UNBOUNDED;
+	o->deepen = DEFAULT_DEEPEN;
+	if (c->deepen) {
+		if (c->preemptions || harness_cli_count(c->deepen, 0, MAX_BOUND, &v) != 0)
+			return bad("--deepen=D must be 0 to 64, without --preemptions");
+		o->deepen = (unsigned)v;
+	}
 	if (c->preemptions) {
 		if (harness_cli_count(c->preemptions, 0, MAX_BOUND, &v) != 0)
 			return bad("--preemptions=C must be 0 to 64");
@@ -133,7 +149,9 @@ static void print_bounds(const search_systematic_options *o, const weft_target *
 		printf("arguments within %" PRId64 "..%" PRId64 ", ", o->arg_lo, o->arg_hi);
 	else
 		printf("each argument's two lowest values, ");
-	if (o->preemptions == SEARCH_DFS_UNBOUNDED)
+	if (o->preemptions == SEARCH_DFS_UNBOUNDED && o->deepen > 0)
+		printf("no preemption bound (bounds 0..%u first), ", o->deepen - 1);
+	else if (o->preemptions == SEARCH_DFS_UNBOUNDED)
 		printf("no preemption bound, ");
 	else
 		printf("at most %u preemption%s, ", o->preemptions, o->preemptions == 1 ? "" : "s");
@@ -156,9 +174,24 @@ static void print_runs(const search_systematic_stats *st)
 {
 	if (st->executions == st->interleavings)
 		return;
-	printf("ran %" PRIu64 " executions in all: %" PRIu64 " again under a higher "
-	       "preemption bound, %" PRIu64 " redundant (equivalent to another, found by "
-	       "sleep sets)\n", st->executions, st->reruns, st->redundant);
+	printf("ran %" PRIu64 " executions in all: %" PRIu64 " again (under a higher "
+	       "preemption bound, or the search restarted past sequential consistency), %"
+	       PRIu64 " redundant (equivalent to another, found by sleep sets)\n",
+	       st->executions, st->reruns, st->redundant);
+}
+
+/* What "fine" covers, at the end of the summary line: the cuts, if any. */
+static void print_cuts(const search_systematic_stats *st)
+{
+	if (st->bound_cut)
+		printf(", within at most %u preemption%s: the bound cut %" PRIu64 " run%s short",
+		       st->bound, st->bound == 1 ? "" : "s", st->bound_cut,
+		       st->bound_cut == 1 ? "" : "s");
+	if (st->choices_cut)
+		printf("%s %" PRIu64 " run%s cut a data choice short (more than 32 answers, or a "
+		       "timed wait ending early a third time or twice in a row)",
+		       st->bound_cut ? ";" : ",", st->choices_cut, st->choices_cut == 1 ? "" : "s");
+	printf("\n");
 }
 
 static int write_bytes(const char *path, const uint8_t *data, size_t n)
@@ -206,7 +239,8 @@ static int report_outcome(weft_runner *r, search_systematic_outcome out,
 	switch (out) {
 	case SEARCH_SYSTEMATIC_FINE:
 		printf("explored %" PRIu64 " executions (%" PRIu64 " scenarios): all %" PRIu64
-		       " interleavings are fine\n", st->interleavings, st->scenarios, st->interleavings);
+		       " interleavings are fine", st->interleavings, st->scenarios, st->interleavings);
+		print_cuts(st);
 		weft_runner_warn_blind(r, stdout, "note: ");   /* fine, but blind there */
 		print_runs(st);
 		return SYSTEMATIC_EXIT_FINE;

@@ -61,8 +61,23 @@ void dpor_steps_reset(dpor_steps *s)
 	s->n_objects = 0;
 	s->parsed = 0;
 	s->boundary = 0;
+	s->marked = 0;
 	for (unsigned t = 0; t < DPOR_MAX_THREADS; t++)
 		s->last[t] = -1;
+}
+
+/*
+ * The event that asked is the trace's last and not parsed yet (choices come
+ * from inside an access, between switch points); if it was parsed already,
+ * the thread's current step is marked at once.
+ */
+void dpor_steps_mark(dpor_steps *s, unsigned thread)
+{
+	if (thread >= DPOR_MAX_THREADS)
+		return;
+	if (!(s->boundary & (1u << thread)) && s->last[thread] >= 0)
+		s->step[s->last[thread]].n_access = DPOR_CONFLICTS_ALL;
+	s->marked |= 1u << thread;
 }
 
 void dpor_steps_boundary(dpor_steps *s, unsigned thread)
@@ -85,6 +100,18 @@ static dpor_step *new_step(dpor_steps *s, unsigned thread)
 	st->thread = (uint8_t)thread;
 	s->last[thread] = (int32_t)s->n++;
 	return st;
+}
+
+int dpor_steps_start(dpor_steps *s, unsigned thread)
+{
+	if (!s->weak || thread >= DPOR_MAX_THREADS || s->last[thread] >= 0)
+		return 0;
+	dpor_step *st = new_step(s, thread);
+	if (!st)
+		return -1;
+	st->n_access = DPOR_CONFLICTS_ALL;
+	s->boundary |= 1u << thread;
+	return 0;
 }
 
 /* Does this access write its object?  Unknown kinds (locks, issue 5) do. */
@@ -134,8 +161,16 @@ static void add_access(dpor_steps *s, dpor_step *st, const sched_event *e)
 	st->n_access++;
 }
 
+/* A barrier of the weak memory models: anything but an atomic access or a yield. */
+static bool is_barrier(unsigned kind)
+{
+	return kind < WEFT_ACCESS_LOAD || kind > WEFT_ACCESS_YIELD;
+}
+
 static void add_event(dpor_steps *s, dpor_step *st, const sched_event *e)
 {
+	if (s->weak && e->kind > 0 && e->kind < SCHED_EV_OP_BEGIN && is_barrier(e->kind))
+		st->n_access = DPOR_CONFLICTS_ALL;
 	if (e->kind == SCHED_EV_OP_BEGIN)
 		st->begins = 1;
 	else if (e->kind == SCHED_EV_OP_END)
@@ -157,14 +192,21 @@ int dpor_steps_parse(dpor_steps *s, const sched_trace *t)
 			return -2;
 		dpor_step *st;
 		if ((s->boundary & (1u << th)) || s->last[th] < 0) {
+			bool start = s->last[th] < 0;
 			s->boundary &= ~(1u << th);
 			st = new_step(s, th);
 			if (!st)
 				return -1;
+			if (start && s->weak)   /* the thread's start syncs (a barrier) */
+				st->n_access = DPOR_CONFLICTS_ALL;
 		} else {
 			st = &s->step[s->last[th]];
 		}
 		add_event(s, st, e);
+		if (s->marked & (1u << th)) {
+			s->marked &= ~(1u << th);
+			st->n_access = DPOR_CONFLICTS_ALL;
+		}
 	}
 	return 0;
 }

@@ -16,8 +16,18 @@
  *   - one step ends an operation and the other begins one: the oracle's
  *     real-time order ("a returned before b was invoked") must be the same in
  *     equivalent executions, or a reordering could hide a failure;
- *   - a step with more than DPOR_MAX_ACCESSES accesses (an atomic block) or an
- *     event kind this file does not know conflicts with everything.
+ *   - a step with more than DPOR_MAX_ACCESSES accesses (an atomic block), an
+ *     event kind this file does not know, or a data choice (dpor_steps_mark:
+ *     a weak read, a store buffer's commit, a timed wait's end) conflicts with
+ *     everything;
+ *   - under a weak memory model (C11, TSO, PSO: dpor_steps.weak), a step with a
+ *     fence, a blocking primitive (lock, unlock, semaphore, spawn, join, ...) or a
+ *     thread's start conflicts with everything: each of them is a full barrier
+ *     in the model (scheduler/memory.c: sched_mem_sync joins the thread's view
+ *     with one global view, or drains its buffer), so its place among the other
+ *     threads' relaxed accesses decides which stores those may read, which no
+ *     object names (relaxed message passing was reported fine with reduction,
+ *     issue 31).
  * Only more dependence than necessary is ever assumed: that costs executions,
  * never a missed class.
  *
@@ -71,6 +81,8 @@ typedef struct dpor_steps {
 	size_t clock_cap;
 	size_t parsed;                 /* trace events consumed */
 	uint32_t boundary;             /* bit t: thread t's next event starts a step */
+	uint32_t marked;               /* bit t: thread t's next parsed step conflicts with all */
+	bool weak;                     /* a weak memory model: syncs and starts conflict with all */
 	int32_t last[DPOR_MAX_THREADS];   /* each thread's current step, -1 = none */
 	const void **objects;          /* object name -> address, this execution */
 	size_t n_objects, objects_cap;
@@ -90,6 +102,18 @@ void dpor_steps_free(dpor_steps *s);
 void dpor_steps_reset(dpor_steps *s);
 /* Consume the trace's new events; returns -1 when out of memory, -2 past DPOR_MAX_THREADS. */
 int dpor_steps_parse(dpor_steps *s, const sched_trace *t);
+/*
+ * `thread` made a data choice (its last event asked it, not parsed yet): the
+ * step that event belongs to conflicts with every step.
+ */
+void dpor_steps_mark(dpor_steps *s, unsigned thread);
+/*
+ * Weak models only: `thread` reached its first switch point having recorded no
+ * event: its start (a barrier) becomes a step of its own, dependent with
+ * everything, so a decision between the start and the first access can be
+ * asked to reverse a race (parse first).  Returns -1 when out of memory.
+ */
+int dpor_steps_start(dpor_steps *s, unsigned thread);
 /* `thread` is at a switch point: its next event starts a new step (parse first). */
 void dpor_steps_boundary(dpor_steps *s, unsigned thread);
 

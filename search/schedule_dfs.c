@@ -21,8 +21,8 @@
  * Data choices (issue 18: which store a load reads under the C11 model) are
  * nodes too, of their own kind: every answer in [0, bound) is tried, with
  * and without reduction (a different store read is a different execution, not
- * a reordering), and races never add to them.  Only the choices of loads
- * branch; a timed wait's "ends early" stays 0 here, as before.
+ * a reordering), and races never add to them.  Every choice branches: a
+ * load's, a store buffer's, a timed wait's or sleep's "ends early" (dfs_choose).
  */
 #include "schedule_dfs.h"
 
@@ -52,6 +52,10 @@ struct search_dfs {
 	const sched_trace *trace;
 	unsigned bound;
 	bool reduce, sleep_sets;
+	bool weak_model;             /* C11, TSO or PSO (search_dfs_weak) */
+	int early_thread;            /* the thread whose timed wait last ended early, or -1 */
+	size_t early_event;          /* the trace's length then */
+	uint8_t early[DPOR_MAX_THREADS];   /* timed waits each thread ended early */
 	dfs_node *node;
 	size_t n_nodes, cap, replay;
 	/* the execution in progress */
@@ -100,6 +104,8 @@ static void reset_execution(search_dfs *d)
 	d->started = 0;
 	d->stop_deciding = false;
 	d->useful_steps = SIZE_MAX;
+	d->early_thread = -1;
+	memset(d->early, 0, sizeof d->early);
 	dpor_steps_reset(&d->steps);
 	memset(&d->cur, 0, offsetof(search_dfs_execution, preemption));
 }
@@ -113,6 +119,26 @@ void search_dfs_start(search_dfs *d, unsigned preemption_bound, bool reduce)
 	d->n_nodes = 0;
 	d->replay = 0;
 	reset_execution(d);
+}
+
+void search_dfs_weak(search_dfs *d, bool weak)
+{
+	d->weak_model = weak;
+	d->steps.weak = false;
+}
+
+/*
+ * The execution in progress (the runner's: `trace` is its exec's) went past
+ * sequential consistency: a location the C11 model tracks (an access that is
+ * not seq_cst) or a store left in a TSO/PSO buffer.  Until some execution
+ * does, the program behaves as under SC and the SC dependence is exact.
+ */
+static void watch_memory(search_dfs *d)
+{
+	const sched_exec *x = (const sched_exec *)(const void *)
+			      ((const char *)d->trace - offsetof(sched_exec, trace));
+	if (d->weak_model && (x->mem_locs > 0 || x->mem_buffered > 0))
+		d->cur.weak_memory = true;
 }
 
 /* ---- during an execution ---- */
@@ -147,6 +173,16 @@ static void parse(search_dfs *d)
 			n->known[n->choice] = n->objects;
 		}
 	}
+	for (size_t i = before; i < d->steps.n; i++)
+		wake(d, &d->steps.step[i]);
+}
+
+/* Weak models: a thread at its first switch point with no event yet: its start is a step. */
+static void note_start(search_dfs *d, unsigned thread)
+{
+	size_t before = d->steps.n;
+	if (dpor_steps_start(&d->steps, thread) != 0)
+		d->cur.out_of_memory = true;
 	for (size_t i = before; i < d->steps.n; i++)
 		wake(d, &d->steps.step[i]);
 }
@@ -239,6 +275,8 @@ static unsigned new_decision(search_dfs *d, unsigned thread, bool forced, uint32
 		n->first[lowest(m)] = d->sleep_step[lowest(m)];
 		n->known[lowest(m)] = d->sleep_known[lowest(m)];
 	}
+	if ((allowed(d, n) & enabled) != enabled)
+		d->cur.bound_cut = true;
 	uint32_t can = allowed(d, n) & ~n->sleep;
 	if (!can) {   /* everything here is explored elsewhere */
 		d->n_nodes--;
@@ -310,12 +348,15 @@ static unsigned dfs_pick(void *self, unsigned thread, uint32_t call, uint64_t st
 {
 	search_dfs *d = self;
 	parse(d);
+	watch_memory(d);
 	if (all_runnable >> DPOR_MAX_THREADS || thread >= DPOR_MAX_THREADS) {
 		d->cur.too_many_threads = true;   /* refused: see dpor.h */
 		d->stop_deciding = true;
 		return forced ? sched_lowest(all_runnable) : thread;
 	}
 	uint32_t runnable = (uint32_t)all_runnable;
+	if (!forced)
+		note_start(d, thread);
 	bool first = !forced && fresh(d, thread);
 	d->started |= bit(thread);
 	if (first)
@@ -331,35 +372,82 @@ static uint64_t dfs_next_preemption(void *self, unsigned thread, uint32_t call, 
 {
 	search_dfs *d = self;
 	(void)call;
+	watch_memory(d);
 	if (step > 0) {
 		d->started |= bit(thread);
 		parse(d);
+		note_start(d, thread);
 		dpor_steps_boundary(&d->steps, thread);
 	}
 	return step + 1;
 }
 
 /*
- * Is the choice asked for the access the trace just recorded a memory
- * model's?  A C11 load's (which store it reads), or under TSO/PSO any atomic
- * access's (how many of another thread's buffered stores stay buffered).
+ * Every data choice is a node of its own kind, whatever asked it: a C11 load
+ * (which store it reads), a TSO/PSO access (how many buffered stores stay
+ * buffered), a timed wait or sleep (does it end early: 0 = it waits until no
+ * other thread can run, 1 = it ends now; the thread may then be preempted at
+ * any later switch point, so "ends early" covers every moment it could wake).
+ * A choice of more than 32 answers tries the first 32 only and says so
+ * (choices_cut).  A timed wait's step is marked dependent with every step
+ * (dpor_steps_mark) and wakes every sleeper: whether it blocks depends on
+ * whether any other thread can run, which no object names.  A memory model's
+ * choice is not: its answers depend on stores to the same location
+ * (dependent) and on barriers, which the weak models' dependence orders
+ * (dpor.h); marking those too cost 3x the executions on publish_once for
+ * no class the corpus (tests/test_systematic_corpus.c) needed.
  */
-static bool load_choice(const search_dfs *d)
+#define SEARCH_DFS_MAX_EARLY 2
+
+static bool memory_choice(const search_dfs *d)
 {
-	const sched_trace *t = d->trace;
-	if (t->n == 0)
-		return false;
-	unsigned kind = t->events[t->n - 1].kind;
+	unsigned kind = d->trace->events[d->trace->n - 1].kind;
 	return kind >= WEFT_ACCESS_LOAD && kind <= WEFT_ACCESS_FETCH_XOR;
+}
+
+/*
+ * A timed wait that ended early, looped and waits again before any other thread
+ * ran (`while (!ready) pthread_cond_timedwait(...)`): ending early again would
+ * branch forever, each time with nothing changed but the loop's own state.  It
+ * waits (answer 0: until no other thread can run) and the run is marked cut
+ * (choices_cut: a program that counts its timeouts is not proved).  So does a
+ * thread's wait past its SEARCH_DFS_MAX_EARLY-th early end in one execution:
+ * a timeout loop beside a thread blocked on the loop's mutex otherwise
+ * alternates to the step budget (a false step-budget failure).
+ */
+static bool early_again(const search_dfs *d, unsigned thread)
+{
+	if (thread < DPOR_MAX_THREADS && d->early[thread] >= SEARCH_DFS_MAX_EARLY)
+		return true;
+	if (d->early_thread != (int)thread)
+		return false;
+	for (size_t i = d->early_event; i < d->trace->n; i++)
+		if (d->trace->events[i].thread != thread)
+			return false;
+	return true;
 }
 
 static uint64_t dfs_choose(void *self, uint64_t bound)
 {
 	search_dfs *d = self;
-	if (bound < 2 || bound > 32 || d->stop_deciding || !load_choice(d))
+	watch_memory(d);
+	if (bound < 2 || d->stop_deciding || d->trace->n == 0)
 		return 0;
+	if (bound > DPOR_MAX_THREADS) {
+		d->cur.choices_cut = true;
+		bound = DPOR_MAX_THREADS;
+	}
 	uint32_t answers = bound == 32 ? UINT32_MAX : (1u << bound) - 1;
 	unsigned thread = d->trace->events[d->trace->n - 1].thread;
+	bool timed = !memory_choice(d);
+	if (timed && early_again(d, thread)) {
+		d->cur.choices_cut = true;
+		return 0;
+	}
+	if (timed) {   /* its step conflicts with all */
+		dpor_steps_mark(&d->steps, thread);
+		d->sleep = 0;
+	}
 	if (d->cursor < d->n_nodes) {
 		dfs_node *n = &d->node[d->cursor];
 		if (!n->data || n->thread != thread || n->enabled != answers) {
@@ -370,6 +458,12 @@ static uint64_t dfs_choose(void *self, uint64_t bound)
 		}
 		d->cursor++;
 		d->cur.weak_reads += n->choice != 0;
+		if (timed && n->choice) {
+			if (thread < DPOR_MAX_THREADS)
+				d->early[thread]++;
+			d->early_thread = (int)thread;
+			d->early_event = d->trace->n;
+		}
 		return n->choice;
 	}
 	dfs_node *n = push_node(d);
@@ -402,12 +496,30 @@ sched_strategy search_dfs_strategy(search_dfs *d)
 
 /* ---- between executions ---- */
 
+static void add_backtrack_at(search_dfs *d, dfs_node *n, unsigned p, uint32_t initials);
+
+/*
+ * Several decisions may start step j (no event between them: a thread switched
+ * to, then asked at a switch point before its first access).  Under SC the
+ * first of them stands for all; under a weak memory model the thread did
+ * something invisible in between (its start is a barrier: dpor.h), so every
+ * one of them is asked to try the race's reversal.
+ */
 static void add_backtrack(search_dfs *d, size_t j, unsigned p, uint32_t initials)
 {
 	int32_t ni = d->node_at[j];
 	if (ni < 0)
 		return;   /* one thread could run there: nothing to try instead */
-	dfs_node *n = &d->node[ni];
+	for (size_t i = (size_t)ni; i < d->n_nodes && d->node[i].step == j; i++) {
+		if (!d->node[i].data)
+			add_backtrack_at(d, &d->node[i], p, initials);
+		if (!d->steps.weak)
+			break;
+	}
+}
+
+static void add_backtrack_at(search_dfs *d, dfs_node *n, unsigned p, uint32_t initials)
+{
 	uint32_t want;
 	if (d->sleep_sets) {   /* source sets: one initial is enough */
 		if (initials & n->backtrack)
@@ -487,6 +599,17 @@ int search_dfs_next(search_dfs *d)
 	if (d->cursor < d->replay && !d->stop_deciding)
 		d->cur.diverged = true;   /* ended before the branch being explored */
 	d->n_nodes = d->cursor;
+	watch_memory(d);
+	if (d->reduce && d->cur.weak_memory && !d->steps.weak) {
+		/* the SC dependence may have pruned classes already: start again */
+		d->steps.weak = true;
+		d->cur.restart = true;
+		d->last = d->cur;
+		d->n_nodes = 0;
+		d->replay = 0;
+		reset_execution(d);
+		return 1;
+	}
 	if (d->reduce && !d->cur.diverged && !d->cur.too_many_threads)
 		analyse(d, first_new_step);
 	d->last = d->cur;

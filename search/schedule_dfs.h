@@ -23,7 +23,13 @@
  *     bound, sleep sets are off and every race adds all its initials, at the
  *     race and at the start of the racing step's run of steps (Coons,
  *     Musuvathi, McKinley, "Bounded partial-order reduction", OOPSLA 2013, the
- *     conservative variant); dpor with a bound is not proved complete here.
+ *     conservative variant); dpor with a bound is not proved complete here;
+ *   - data choices (strategy.h `choose`: a sleep or timed wait ending early,
+ *     a weak read, a store left buffered) are nodes whose every answer is
+ *     tried, with or without reduction; under a weak memory model the
+ *     dependence grows from the first execution past SC (search_dfs_weak).
+ *   - `bound_cut` tells the caller the bound kept a thread from being tried,
+ *     so "fine" holds within the bound only.
  *
  * Use: search_dfs_start(scenario), then repeatedly run the scenario with
  * search_dfs_strategy() and call search_dfs_next() after each execution,
@@ -49,6 +55,18 @@ void search_dfs_free(search_dfs *d);
 /* A new search (empty path) with this preemption bound and reduction on or off. */
 void search_dfs_start(search_dfs *d, unsigned preemption_bound, bool reduce);
 sched_strategy search_dfs_strategy(search_dfs *d);
+/*
+ * The executions run under a weak memory model (C11, TSO, PSO).  Default: false
+ * (sequential consistency).  The reduction uses the SC dependence until an
+ * execution goes past SC (a non-seq_cst atomic, a buffered store); that
+ * execution is marked `restart` and the search starts again, from then on
+ * taking barriers and thread starts as dependent with everything (dpor.h).
+ * Sound because the first access past SC in any execution follows an SC
+ * prefix, which the SC reduction explores a representative of.  `d` must have
+ * been made with the runner's own trace (runner_trace): the memory model's
+ * state is read beside it.  Call before search_dfs_start.
+ */
+void search_dfs_weak(search_dfs *d, bool weak);
 
 /* How the last execution went, for counting and reporting. */
 typedef struct search_dfs_execution {
@@ -58,8 +76,17 @@ typedef struct search_dfs_execution {
 	bool forced_not_lowest;   /* a forced switch to a thread other than the lowest
 				     runnable one found the plan full: not written */
 	bool out_of_memory;
+	bool weak_memory;         /* went past SC: a non-seq_cst atomic (C11), a buffered store */
+	bool restart;             /* that was the first such execution: the search starts
+				     again with the weak models' dependence (dpor.h) */
+	bool choices_cut;         /* a data choice cut short: more than 32 answers (the first
+				     32 tried), or a timed wait that may not end early again
+				     (schedule_dfs.c, early_again) */
+	bool bound_cut;           /* a new decision where the preemption bound kept a
+				     runnable thread from being tried */
 	bool too_many_threads;   /* more than DPOR_MAX_THREADS: the search refuses it */
-	unsigned weak_reads;      /* loads that read an older store than the newest */
+	unsigned weak_reads;      /* data choices answered other than 0 (a load that read
+				     an older store, a store left buffered, a wait that ended early) */
 	unsigned n_preemptions;
 	input_preemption preemption[INPUT_MAX_PREEMPTIONS];
 	uint32_t preempted_call[INPUT_MAX_PREEMPTIONS];   /* the call each was in */

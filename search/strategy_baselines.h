@@ -26,7 +26,9 @@
  * thread 0, and a higher-priority thread takes over there: weft counts that
  * switch as a preemption, PCT does not) and when a higher-priority thread
  * becomes runnable again (woken from a lock or a wait, or a descheduled
- * spinner after memory changed).  Data choices: 0, the simplest.
+ * spinner after memory changed).  Data choices (a sleep or timed wait ending
+ * early, a weak read, a buffered store): uniform, from their own stream, so a
+ * bug that needs a sleeper to wake early is within PCT's reach (issue 31).
  *
  * uniform (strategy_uniform.c): at every switch point, thread i runs the next
  * step with probability proportional to its remaining steps, estimated as
@@ -77,6 +79,7 @@ sched_strategy search_random_walk_strategy(search_random_walk *w);
 
 typedef struct search_pct {
 	search_rng rng;
+	search_rng choice_rng;                             /* data choices (stream 6) */
 	search_steps steps;
 	unsigned depth;
 	unsigned n_slots;

@@ -8,7 +8,7 @@
  * lowers the asking (running) thread's priority first, so the change takes
  * effect at that very step.  A change point that falls on a step where nobody
  * else could run (no pick) is applied when the thread is next asked, which is
- * at that step too (next_preemption).
+ * at that step too (next_preemption).  Data choices are uniform (pct_choose).
  */
 #include "strategy_baselines.h"
 
@@ -48,17 +48,22 @@ static unsigned pct_pick(void *self, unsigned thread, uint32_t call, uint64_t st
 	return best;
 }
 
+/*
+ * Data choices (a sleep or timed wait ending early, a weak read, a store left
+ * buffered): uniform, from a stream of their own, so the schedule's draws
+ * (priorities, change points) stay those of the same seed without them.
+ */
 static uint64_t pct_choose(void *self, uint64_t bound)
 {
-	(void)self;
-	(void)bound;
-	return 0;
+	search_pct *p = self;
+	return bound ? search_rng_below(&p->choice_rng, bound) : search_rng_next(&p->choice_rng);
 }
 
 void search_pct_init(search_pct *p, uint64_t seed, unsigned depth)
 {
 	memset(p, 0, sizeof *p);
 	search_rng_seed(&p->rng, seed, 2);
+	search_rng_seed(&p->choice_rng, seed, 6);
 	p->depth = depth < 1 ? 1 : depth > SEARCH_PCT_MAX_DEPTH ? SEARCH_PCT_MAX_DEPTH : depth;
 }
 

@@ -19,6 +19,7 @@ typedef struct explorer {
 	search_dfs *dfs;
 	search_scenario_enum scenarios;
 	input_scenario scenario;
+	uint64_t counted_before;     /* interleavings counted before this scenario's search */
 	char *message;
 	size_t cap;
 } explorer;
@@ -38,7 +39,12 @@ static int account(explorer *x, weft_verdict v, const weft_result *res)
 			 v == WEFT_ERROR ? res->message : "out of memory");
 		return SEARCH_SYSTEMATIC_ERROR;
 	}
-	if (e->redundant)
+	st->bound_cut += e->bound_cut;
+	st->choices_cut += e->choices_cut;
+	if (e->restart) {   /* the search starts again (schedule_dfs.h): count those runs again */
+		st->reruns += st->interleavings - x->counted_before + 1;
+		st->interleavings = x->counted_before;
+	} else if (e->redundant)
 		st->redundant++;
 	else if (st->bound != SEARCH_DFS_UNBOUNDED && res->preemptions < st->bound)
 		st->reruns++;
@@ -63,6 +69,7 @@ static int account(explorer *x, weft_verdict v, const weft_result *res)
 static int explore_scenario(explorer *x)
 {
 	search_dfs_start(x->dfs, x->st->bound, x->o->reduce);
+	x->counted_before = x->st->interleavings;
 	sched_strategy strategy = search_dfs_strategy(x->dfs);
 	for (int more = 1; more;) {
 		if (x->o->max_executions && x->st->executions >= x->o->max_executions)
@@ -100,6 +107,37 @@ static int explore_bound(explorer *x)
 	return -1;
 }
 
+/* One pass under `bound`; -1 when it ends without an outcome. */
+static int explore_pass(explorer *x, unsigned bound)
+{
+	x->st->bound = bound;
+	x->st->bound_cut = 0;
+	return explore_bound(x);
+}
+
+/* The passes (order in systematic.h); -1 when every one ended without an outcome. */
+static int explore_passes(explorer *x)
+{
+	const search_systematic_options *o = x->o;
+	search_systematic_stats *st = x->st;
+	int end = -1;
+	if (o->preemptions != SEARCH_DFS_UNBOUNDED) {
+		for (unsigned c = 0; end < 0 && c <= o->preemptions; c++)
+			end = explore_pass(x, c);
+		return end;
+	}
+	for (unsigned c = 0; c < o->deepen; c++) {
+		end = explore_pass(x, c);
+		if (end >= 0 || st->bound_cut == 0)
+			return end;   /* a failure, or the bound cut nothing: complete */
+	}
+	if (o->deepen > 0) {   /* the unbounded pass is the proof: count its runs alone */
+		st->reruns += st->interleavings;
+		st->interleavings = 0;
+	}
+	return explore_pass(x, SEARCH_DFS_UNBOUNDED);
+}
+
 search_systematic_outcome search_systematic_explore(weft_runner *r,
 						      const search_systematic_options *o,
 						      search_systematic_stats *st,
@@ -119,12 +157,8 @@ search_systematic_outcome search_systematic_explore(weft_runner *r,
 	x->failure = failure;
 	x->message = message;
 	x->cap = cap;
-	int end = -1;
-	bool bounded = o->preemptions != SEARCH_DFS_UNBOUNDED;
-	for (unsigned c = 0; end < 0 && c <= (bounded ? o->preemptions : 0); c++) {
-		st->bound = bounded ? c : SEARCH_DFS_UNBOUNDED;
-		end = explore_bound(x);
-	}
+	search_dfs_weak(x->dfs, strcmp(weft_runner_memory(r), "sc") != 0);
+	int end = explore_passes(x);
 	search_dfs_free(x->dfs);
 	free(x);
 	return end < 0 ? SEARCH_SYSTEMATIC_FINE : (search_systematic_outcome)end;

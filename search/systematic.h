@@ -12,6 +12,17 @@
  * again (the search cannot skip them without running them); they are counted
  * once, under the bound where they first appear.
  *
+ * Unbounded with `deepen` d > 0 (the command line's default, d = 3): bounds
+ * 0 .. d-1 first, as above, then one unbounded pass.  A depth-first search
+ * without a bound goes deep into one thread's preemptions before it tries a
+ * shallow switch elsewhere (a three-thread lock cycle: nothing in 200,000
+ * executions, tests/test_systematic_corpus.c); iterative deepening finds the
+ * shallow bugs first.  A bounded pass in which the bound cut nothing was the
+ * whole search: it ends there.  Otherwise the unbounded pass is the proof and
+ * its runs alone are counted as interleavings (the shallower passes' as reruns).
+ * A bound that cut the search is reported (bound_cut): "fine" then means fine
+ * within that bound only.
+ *
  * Counting: an *interleaving* is one complete execution, a maximal sequence of
  * decisions.  Without reduction every one is run; with reduction one per
  * class of equivalent executions (at least), plus *redundant* runs that the
@@ -37,6 +48,7 @@ typedef struct search_systematic_options {
 	bool clip_args;                      /* arguments clipped to [arg_lo, arg_hi] */
 	int64_t arg_lo, arg_hi;              /* else: each range's two lowest values */
 	unsigned preemptions;                /* SEARCH_DFS_UNBOUNDED: no bound, one pass */
+	unsigned deepen;                     /* unbounded: bounded passes 0..deepen-1 first */
 	bool reduce;                         /* partial-order reduction */
 	uint64_t max_executions;             /* stop after this many runs; 0 = never */
 	uint64_t progress_every;             /* runs between progress calls; 0 = none */
@@ -52,6 +64,9 @@ struct search_systematic_stats {
 	uint64_t scenarios;       /* distinct scenarios explored */
 	uint64_t scenario;        /* the one being explored (1-based, under this bound) */
 	unsigned bound;           /* the preemption bound being explored */
+	uint64_t bound_cut;       /* runs of the last pass where the bound kept a runnable
+				     thread from being tried: "fine" is within the bound only */
+	uint64_t choices_cut;     /* runs where a data choice was cut short (schedule_dfs.h) */
 };
 
 typedef enum search_systematic_outcome {

@@ -53,7 +53,7 @@ check_fixed() {  # check_fixed STRUCTURE BOUNDS
 	"$build/${s}_fixed_replay" --systematic $bounds --quiet > "$log" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] || { err "${s}_fixed $bounds: exit $rc, want 0"; cat "$log"; return; }
-	grep -q "^explored \([0-9]*\) executions ([0-9]* scenarios): all \1 interleavings are fine$" "$log" ||
+	grep -q "^explored \([0-9]*\) executions ([0-9]* scenarios): all \1 interleavings are fine\(,.*\)\{0,1\}$" "$log" ||
 		{ err "${s}_fixed: no 'all N interleavings are fine' line"; cat "$log"; }
 	echo "ok: ${s}_fixed $bounds: $(grep '^explored' "$log")"
 }
@@ -75,7 +75,7 @@ expect_exit() {  # expect_exit CODE DESCRIPTION ARGS...
 	[ "$got" = "$want" ] || { err "$what: exit $got, want $want"; cat "$tmp/cli.log"; }
 }
 expect_exit 0 "--systematic --help" --systematic --help
-for flag in --threads=A..B --ops=N --args=LO..HI --preemptions=C --no-reduction \
+for flag in --threads=A..B --ops=N --args=LO..HI --preemptions=C --deepen=D --no-reduction \
 	    --max-executions=N --out=FILE; do
 	grep -q -- "$flag" "$tmp/cli.log" || err "--systematic --help does not list $flag"
 done
@@ -88,6 +88,24 @@ grep -q "the target runs 2..3 threads" "$tmp/cli.log" || err "no message for --t
 expect_exit 2 "malformed --ops" --systematic --ops=two
 expect_exit 2 "--ops without a value" --systematic --ops
 expect_exit 2 "reversed --args" --systematic --args=3..1
+expect_exit 2 "--deepen with --preemptions" --systematic --deepen=2 --preemptions=1
+expect_exit 2 "--deepen out of range" --systematic --deepen=65
+# What "fine" covers (issue 31): a bound that cut the search is named on the result
+# line; without --preemptions the search deepens through bounds 0..2, then runs
+# unbounded, and the line names no bound.
+fixed_counter="$build/counter_fixed_replay"
+"$fixed_counter" --systematic --preemptions=1 --quiet > "$tmp/cut.log" 2>&1 ||
+	err "counter_fixed --preemptions=1: exit $?"
+grep -q "^explored \([0-9]*\) executions (4 scenarios): all \1 interleavings are fine, within at most 1 preemption: the bound cut [1-9][0-9]* runs short$" "$tmp/cut.log" ||
+	{ err "a bounded search that cut does not say so"; cat "$tmp/cut.log"; }
+"$fixed_counter" --systematic --quiet > "$tmp/deep.log" 2>&1 || err "counter_fixed: exit $?"
+grep -q "no preemption bound (bounds 0..2 first)" "$tmp/deep.log" &&
+	grep -q "^explored \([0-9]*\) executions (4 scenarios): all \1 interleavings are fine$" "$tmp/deep.log" ||
+	{ err "the default search does not deepen, or names a cut"; cat "$tmp/deep.log"; }
+"$fixed_counter" --systematic --deepen=0 --quiet > "$tmp/flat.log" 2>&1 || err "--deepen=0: exit $?"
+grep -q "no preemption bound, partial-order" "$tmp/flat.log" &&
+	[ "$(grep '^explored' "$tmp/flat.log")" = "$(grep '^explored' "$tmp/deep.log")" ] ||
+	{ err "--deepen=0 explores another set than the deepened search's last pass"; cat "$tmp/flat.log"; }
 expect_exit 3 "--max-executions reached" --systematic --ops=2 --preemptions=0 --max-executions=1 --quiet
 grep -q "^stopped after 1 executions" "$tmp/cli.log" || err "no 'stopped after' line"
 
