@@ -146,6 +146,7 @@ void weft_impl_mem_fence(struct weft_impl_thread *self, int mo)
 	note(self, (uint64_t)mo, false);
 	if (exec->cfg.memory == SCHED_MEMORY_C11 && exec->mem_locs)
 		sched_c11_fence(self, mo);
-	else if (store_buffers(exec) && mo == memory_order_seq_cst)
-		sched_mem_drain(self);   /* x86's mfence; other fences compile to nothing */
+	else if (store_buffers(exec) &&
+		 (mo == memory_order_seq_cst || sched_pso_store_store(exec, mo)))
+		sched_mem_drain(self);   /* x86's mfence, PSO's membar; others compile to nothing */
 }

@@ -144,5 +144,6 @@ void sched_tso_op_begin(struct weft_impl_thread *self);
 void sched_tso_op_end(struct weft_impl_thread *self);
 void sched_tso_store(struct weft_impl_thread *self, uint64_t old_raw, uint64_t raw,
 		     unsigned size, int mo);
+bool sched_pso_store_store(const struct sched_exec *exec, int mo);
 
 #endif /* WEFT_SCHED_MEMORY_H */

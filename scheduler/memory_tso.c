@@ -15,8 +15,14 @@
  *     compare-exchange (lock-prefixed), every blocking primitive, operation
  *     boundary, thread start and end drain the thread's buffer; every other
  *     store is buffered, every other load and fence is a plain one.  So release
- *     and acquire give nothing more (x86 plain accesses already are), and
- *     under PSO a release store does not wait for the stores before it.
+ *     and acquire give nothing more under TSO (x86 plain accesses already are);
+ *   - under PSO a release (or acq_rel) store and a release fence are what
+ *     SPARC compiles them to, a StoreStore barrier (membar #StoreStore) before
+ *     the store: the stores before it commit first.  Without that, correct
+ *     C11 release publication failed under pso (issue 30).  Committing them
+ *     at the barrier, rather than only before the release store commits, is
+ *     stricter than the hardware: it never adds a behaviour, it may hide one
+ *     in which both stay buffered past another thread's reads.
  * Allowed: store buffering (SB's 0,0) under both, a thread reading its own
  * store early; under PSO also the stores of one thread seen out of order (MP's
  * stale read, 2+2W's 1,1).  Forbidden: load buffering, IRIW's disagreement
@@ -324,6 +330,13 @@ uint64_t sched_tso_load(sched_thread *self, uint64_t raw)
 	return s ? s->raw : raw;
 }
 
+/* Under PSO a release-or-stronger store or fence is a StoreStore barrier. */
+bool sched_pso_store_store(const sched_exec *exec, int mo)
+{
+	return exec->cfg.memory == SCHED_MEMORY_PSO &&
+	       (mo == memory_order_release || mo == memory_order_acq_rel);
+}
+
 /*
  * A store just wrote memory.  A seq_cst store with nothing buffered is an
  * xchg: done.  Anything else goes to the buffer (memory gets the committed
@@ -338,6 +351,8 @@ void sched_tso_store(sched_thread *self, uint64_t old_raw, uint64_t raw, unsigne
 	m->store_first = false;
 	if (mo == memory_order_seq_cst && b->n == 0)
 		return;   /* and before the stores left buffered: it is in memory already */
+	if (sched_pso_store_store(exec, mo))
+		sched_mem_drain(self);   /* membar #StoreStore: the earlier stores first */
 	const sched_trace *t = &exec->trace;
 	const sched_event *e = &t->events[t->n - 1];
 	write_bits(e->addr, size, old_raw);

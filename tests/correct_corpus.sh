@@ -14,22 +14,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # ---- expected to fail until fixed: TARGET SETTING  reason (one line each) ----
 KNOWN='
-correct_barrier_slots races  adjacent int slots share an 8-byte granule (issue 30 item 2: byte-precise conflicts)
-correct_struct_fields races  adjacent char/short fields share a granule (issue 30 item 2: byte-precise conflicts)
-correct_cxx_globals races  std::thread argument tuple: creation edge missing by symbol (issue 30 item 2)
-correct_cxx_thread_mutex races  std::thread argument tuple: creation edge missing by symbol (issue 30 item 2)
-cxx_bounded_buffer_fixed races  std::thread argument tuple: creation edge missing by symbol (issue 30 item 2)
-cxx_lazy_config_fixed races  std::thread argument tuple: creation edge missing by symbol (issue 30 item 2)
-plain_spawn_order_fixed races  per-thread ints share an 8-byte granule (issue 30 item 2: byte-precise conflicts)
-plain_wrong_lock_fixed races  two adjacent int globals share a granule (issue 30 item 2: byte-precise conflicts)
 plain_check_then_use_fixed races  intended, permanent: the fixed build keeps its data race on `current` (its header says so)
-peterson_tso_fixed c11  both inside with SC fences; the target says that is correct under c11, but the outcome may be allowed (the fences order one way only, RC11 psc): not yet analysed (issue 30 item 1)
-peterson_tso_fixed pso  as under c11, though the SC fence drains the store buffer: not yet analysed (issue 30 item 1)
-publish_once_fixed pso  by design pso counts memory orders as x86 compiles them: a release store lets earlier stores commit after it (scheduler/memory_tso.c; issue 30 item 1)
-relaxed_handoff_fixed pso  by design pso counts memory orders as x86 compiles them (scheduler/memory_tso.c; issue 30 item 1)
-seqlock_fixed pso  by design pso counts memory orders as x86 compiles them (scheduler/memory_tso.c; issue 30 item 1)
-spsc_relaxed_fixed pso  by design pso counts memory orders as x86 compiles them (scheduler/memory_tso.c; issue 30 item 1)
-correct_seqlock_fenced pso  by design pso counts memory orders as x86 compiles them: a release store or fence lets earlier relaxed stores commit after it (scheduler/memory_tso.c; issue 30 item 1)
+peterson_tso_fixed c11  intended, permanent: a fix for x86 (release stores, one SC fence), not for C11, where it is the R shape with release and an SC fence (R+lwsync+sync, allowed): thread 1 reads flag[0] down while thread 0 reads thread 1's turn store (targets/peterson.c says so)
 '
 
 tmp=$(mktemp -d)

@@ -147,10 +147,12 @@ static const litmus tests[] = {
 	{ "SB seq_cst", 2, T2(sb_sc), 2, "01 10 11", NULL, "01 10 11", "01 10 11" },
 	{ "SB relaxed + SC fences", 2, T2(sb_fence), 2, "01 10 11", NULL, "01 10 11", "01 10 11" },
 	{ "MP relaxed", 2, T2(mp_rlx), 2, "00 01 10 11", "00 01 11", "00 01 11", ALL2 },
-	{ "MP release/acquire", 2, T2(mp_ra), 2, "00 01 11", NULL, "00 01 11", ALL2 },
+	/* under pso a release store or fence is a StoreStore barrier (membar, as SPARC
+	   compiles it): MP's stale read is forbidden, as it is under c11 */
+	{ "MP release/acquire", 2, T2(mp_ra), 2, "00 01 11", NULL, "00 01 11", "00 01 11" },
 	{ "MP seq_cst", 2, T2(mp_sc), 2, "00 01 11", NULL, "00 01 11", "00 01 11" },
 	{ "MP relaxed + release/acquire fences", 2, T2(mp_fence), 2, "00 01 11", NULL,
-	  "00 01 11", ALL2 },
+	  "00 01 11", "00 01 11" },
 	{ "LB relaxed", 2, T2(lb_rlx), 2, "00 01 10", NULL, "00 01 10", "00 01 10" },
 	{ "IRIW release/acquire", 4, T4(iriw_ra), 4, IRIW_ALL, IRIW_SC_SET, IRIW_SC_SET,
 	  IRIW_SC_SET },
