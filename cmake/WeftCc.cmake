@@ -11,16 +11,16 @@
 #                                           only an ASan build of libweft does
 #
 # Only with the pass (WEFT_INSTRUMENT: clang and llvm-dev of its major version).
-# WEFT_ASAN_LIBRARY is on by default in such builds made for installing (tests
-# off, as the README's install line and the .deb's build have it) and not
-# sanitized already; the CI's test trees leave it off (one more library build).
+# WEFT_ASAN_LIBRARY is on by default there unless the build is sanitized already
+# (WEFT_SANITIZE: libweft.a itself is then an ASan build): one more build of the
+# library, so that every installed package with the wrappers has it.
 include(GNUInstallDirs)
 
 if(NOT WEFT_INSTRUMENT)
   return()
 endif()
 
-if(NOT WEFT_SANITIZE AND NOT WEFT_BUILD_TESTS)
+if(NOT WEFT_SANITIZE)
   set(weft_asan_default ON)
 else()
   set(weft_asan_default OFF)

@@ -120,7 +120,11 @@ compile_one() {
 	local flags=() src out
 	while [ "$1" != -- ]; do flags+=("$1"); shift; done
 	src=$2 out=$3
-	local add=(-fpass-plugin="$weft_plugin" -DWEFT_INSTRUMENTED -UNDEBUG -I"$weft_include")
+	local add=(-fpass-plugin="$weft_plugin")
+	case $src in   # preprocessed: clang would warn that the preprocessor's flags go unused
+	*.i | *.ii) ;;
+	*) add+=(-DWEFT_INSTRUMENTED -UNDEBUG -I"$weft_include") ;;
+	esac
 	[ "$engine" = replay ] || [ "$engine" = afl ] || add+=(-fsanitize=fuzzer-no-link)
 	if [ -n "$pic$shared" ]; then
 		run "$cc" -gline-tables-only "${flags[@]}" "$src" -o "$out" "${add[@]}"
