@@ -13,6 +13,7 @@
 #      store, workers.cpp);
 #   3. the fixed twin (make CFLAGS=-DTALLY_LOCKED) survives 20,000 runs;
 #   4. WEFT_ENGINE=replay: a replay-only ./prog (no libFuzzer) gives the same report;
+#      WEFT_ENGINE=afl (when AFL++ is installed): a persistent-mode binary, the same report;
 #   5. CFLAGS=-fsanitize=address: libweft_asan.a linked, the bug found and replayed;
 #   6. preprocessed sources (main.i, tally.i) compile unchanged, without a diagnostic, and
 #      the program linked from them fails the crash file the same way;
@@ -104,6 +105,14 @@ nm "$tmp/replay/prog" | grep -q LLVMFuzzer && fail "the replay binary has libFuz
 "$tmp/replay/prog" "$plain_crash" > "$tmp/replay/replay.log" 2>&1
 [ $? -eq 1 ] || fail "the replay binary does not fail the crash file (status 1)"
 report_names "$tmp/replay/replay.log"
+
+if command -v afl-clang-fast > /dev/null 2>&1; then
+	echo "== WEFT_ENGINE=afl: an AFL++ binary (persistent mode)"
+	WEFT_ENGINE=afl project afl
+	grep -q '##SIG_AFL_PERSISTENT##' "$tmp/afl/prog" || fail "the AFL++ build is not in persistent mode"
+	"$tmp/afl/prog" "$plain_crash" > "$tmp/afl/replay.log" 2>&1 && fail "the AFL++ build does not fail the crash file"
+	report_names "$tmp/afl/replay.log"
+fi
 
 echo "== CFLAGS=-fsanitize=address"
 project asan CFLAGS="-O1 -g -fsanitize=address"
