@@ -66,8 +66,9 @@ configure_file(cmake/weft.pc.in ${CMAKE_CURRENT_BINARY_DIR}/weft.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weft.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # cpack -G DEB (in a build configured as the top-level project): weft_VERSION_*.deb,
-# the same files under /usr.  Only the library and tools are needed first:
-#   cmake -S . -B build/deb -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF
+# the same files under /usr (configured with clang and llvm-dev: weft-cc, weft-c++, the
+# pass and libweft_asan.a too).  Only the library and tools are needed first:
+#   cmake -S . -B build/deb -DCMAKE_C_COMPILER=clang -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF
 #   cmake --build build/deb -j2 && (cd build/deb && cpack -G DEB) && dpkg -i build/deb/weft_*.deb
 if(CMAKE_SOURCE_DIR STREQUAL PROJECT_SOURCE_DIR)
   set(CPACK_PACKAGE_NAME weft)
@@ -79,7 +80,8 @@ if(CMAKE_SOURCE_DIR STREQUAL PROJECT_SOURCE_DIR)
   set(CPACK_GENERATOR DEB)
   set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
   set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-  # binutils: objcopy and objdump for weft_add_program; a compiler and CMake or pkg-config
+  # binutils: objcopy and objdump for weft_add_program and weft-cc (which also needs bash
+  # and the clang the pass was built with); a compiler and CMake or pkg-config
   # to build a target; clang (libFuzzer) or afl++ to fuzz; coreutils' timeout for weft-campaign.
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, binutils, coreutils")
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake, clang, pkgconf")
