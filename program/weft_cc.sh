@@ -41,8 +41,10 @@
 # sanitizer flags), libweft (libweft_asan.a under -fsanitize=address) and the
 # engine: WEFT_ENGINE=libfuzzer (default: -fsanitize=fuzzer), afl (AFL++'s
 # afl-clang-fast underneath and libAFLDriver.a) or replay (replay_main.c: a
-# standalone replay binary).  Without a main (a helper, a test tool) only
-# libweft is added (the pass's hooks live there); with -shared nothing is.
+# standalone replay binary).  When main comes from elsewhere (an object
+# weft-cc did not compile) only libweft is added (the pass's hooks live
+# there); with -shared nothing is: the library's undefined weft_impl_*
+# symbols are the executable's to provide.
 # A command naming a `conftest` file (autoconf's probes) is plain clang: a
 # probe must run as itself, not as a fuzzer.  -E, -S, -M, -MM and commands
 # without inputs (--version, -print-*) are plain clang too.
