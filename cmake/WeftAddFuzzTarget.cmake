@@ -17,16 +17,20 @@
 # the user's own are safe); they are source-file properties of the calling directory,
 # so two targets given one source file there must give it the same options.
 #
-#   weft_add_program(NAME SOURCES file.c... [DEFINES D...] [LIBRARIES lib...]
-#                    [COMPILE_OPTIONS opt...])
+#   weft_add_program(NAME SOURCES file.c|file.cpp... [INSTRUMENT] [DEFINES D...]
+#                    [LIBRARIES lib...] [COMPILE_OPTIONS opt...])
 #
 # an unmodified pthread program (its main, its threads, its assert()s) as a target:
 # its sources are compiled with the drop-in header (-include weft/dropin.h
 # -Dmain=weft_program_main -UNDEBUG) and linked with the glue program_main.c, and a
 # compiler launcher (weft_program_cc.sh: objcopy, objdump) moves the program's
 # globals to sections weft resets before every execution (README, "whole pthread
-# programs").  The instrumentation pass (every plain access a switch point) is not
-# installed: programs built here switch at atomics, locks and pthread calls only.
+# programs").  C++ sources (the project enables CXX) reach weft by symbol.
+# INSTRUMENT: also compiled with weft's pass (-fpass-plugin, WEFT_PASS_PLUGIN:
+# installed when weft was built with clang and llvm-dev), so every shared plain
+# access and every atomic is a switch point; needs clang of the pass's major
+# version.  Without it programs switch at atomics, locks and pthread calls only.
+# A project built by make or autotools uses weft-cc instead (README).
 include_guard(GLOBAL)
 set(WEFT_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 include(${CMAKE_CURRENT_LIST_DIR}/WeftFuzzEngine.cmake)
@@ -78,7 +82,7 @@ function(weft_add_fuzz_target name)
 endfunction()
 
 function(weft_add_program name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEFINES;LIBRARIES;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "INSTRUMENT" "" "SOURCES;DEFINES;LIBRARIES;COMPILE_OPTIONS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "weft_add_program(${name}): SOURCES is required")
   endif()
@@ -88,10 +92,18 @@ function(weft_add_program name)
   if(NOT CMAKE_OBJCOPY OR NOT CMAKE_OBJDUMP)
     message(FATAL_ERROR "weft_add_program(${name}): needs objcopy and objdump (binutils)")
   endif()
+  set(pass)
+  if(ARG_INSTRUMENT)
+    if(NOT WEFT_PASS_PLUGIN OR NOT EXISTS "${WEFT_PASS_PLUGIN}")
+      message(FATAL_ERROR "weft_add_program(${name} INSTRUMENT): weft's pass is not installed "
+        "(weft built without clang and llvm-dev)")
+    endif()
+    set(pass -g -DWEFT_INSTRUMENTED -fpass-plugin=${WEFT_PASS_PLUGIN})
+  endif()
   weft_add_fuzz_target(${name} SOURCES ${ARG_SOURCES} LIBRARIES ${ARG_LIBRARIES}
     DEFINES ${ARG_DEFINES} WEFT_PROGRAM_NAME="${name}"
     COMPILE_OPTIONS -include ${WEFT_INCLUDE_DIR}/weft/dropin.h -Dmain=weft_program_main
-                    -UNDEBUG ${ARG_COMPILE_OPTIONS})
+                    -UNDEBUG ${pass} ${ARG_COMPILE_OPTIONS})
   # The calls of libraries and C++'s standard library caught by symbol
   # (program_interpose.c): one object per project, its own target so that neither
   # the drop-in flags nor the globals launcher touch it, and without coverage.
@@ -110,8 +122,9 @@ function(weft_add_program name)
       target_link_libraries(${name}_${kind} PRIVATE ${CMAKE_DL_LIBS})
       target_link_options(${name}_${kind} PRIVATE
         "LINKER:--dynamic-list=${WEFT_CMAKE_DIR}/weft_program_interpose.list")
-      set_target_properties(${name}_${kind} PROPERTIES C_COMPILER_LAUNCHER
-        "sh;${WEFT_CMAKE_DIR}/weft_program_cc.sh;${CMAKE_OBJCOPY};${CMAKE_OBJDUMP}")
+      set(launcher "sh;${WEFT_CMAKE_DIR}/weft_program_cc.sh;${CMAKE_OBJCOPY};${CMAKE_OBJDUMP}")
+      set_target_properties(${name}_${kind} PROPERTIES C_COMPILER_LAUNCHER "${launcher}"
+                            CXX_COMPILER_LAUNCHER "${launcher}")
     endif()
   endforeach()
 endfunction()

@@ -13,7 +13,11 @@
 #                                       weft::weft, weft_add_fuzz_target(),
 #                                       weft_add_program() and its compiler launcher
 #                                       (weft_program_cc.sh), the engine rules
-#   lib/pkgconfig/weft.pc               for Makefiles: cflags, libs, harnessdir
+#   lib/pkgconfig/weft.pc               for Makefiles: cflags, libs, harnessdir; pass,
+#                                       weftcc, weftcxx (the wrappers, cmake/WeftCc.cmake)
+#   bin/weft-cc, bin/weft-c++,          with the pass only (clang + llvm-dev): the drop-in
+#   lib/weft/libweft_instrument.so,     compilers for whole programs, the pass, libweft
+#   lib/libweft_asan.a                  under ASan (cmake/WeftCc.cmake)
 #   bin/weft-check                      the standalone history checker
 #   bin/weft-reduce, bin/weft-campaign  scripts/weft_reduce.sh and weft_campaign.sh
 #                                       (given a build's binaries with --build DIR)
@@ -40,10 +44,11 @@ install(PROGRAMS scripts/weft_reduce.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENA
 install(PROGRAMS scripts/weft_campaign.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME weft-campaign)
 install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${weft_cmake_dir})
 
+set(weft_pass_plugin ${CMAKE_INSTALL_LIBDIR}/weft/libweft_instrument.so)   # cmake/WeftCc.cmake
 configure_package_config_file(cmake/weftConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
   INSTALL_DESTINATION ${weft_cmake_dir}
-  PATH_VARS weft_harness_dir CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR)
+  PATH_VARS weft_harness_dir CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR weft_pass_plugin)
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/weftConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)   # 0.x: a minor version may change the API
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake
@@ -61,8 +66,9 @@ configure_file(cmake/weft.pc.in ${CMAKE_CURRENT_BINARY_DIR}/weft.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weft.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # cpack -G DEB (in a build configured as the top-level project): weft_VERSION_*.deb,
-# the same files under /usr.  Only the library and tools are needed first:
-#   cmake -S . -B build/deb -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF
+# the same files under /usr (configured with clang and llvm-dev: weft-cc, weft-c++, the
+# pass and libweft_asan.a too).  Only the library and tools are needed first:
+#   cmake -S . -B build/deb -DCMAKE_C_COMPILER=clang -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF -DWEFT_BUILD_EXAMPLES=OFF
 #   cmake --build build/deb -j2 && (cd build/deb && cpack -G DEB) && dpkg -i build/deb/weft_*.deb
 if(CMAKE_SOURCE_DIR STREQUAL PROJECT_SOURCE_DIR)
   set(CPACK_PACKAGE_NAME weft)
@@ -74,7 +80,8 @@ if(CMAKE_SOURCE_DIR STREQUAL PROJECT_SOURCE_DIR)
   set(CPACK_GENERATOR DEB)
   set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
   set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-  # binutils: objcopy and objdump for weft_add_program; a compiler and CMake or pkg-config
+  # binutils: objcopy and objdump for weft_add_program and weft-cc (which also needs bash
+  # and the clang the pass was built with); a compiler and CMake or pkg-config
   # to build a target; clang (libFuzzer) or afl++ to fuzz; coreutils' timeout for weft-campaign.
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, binutils, coreutils")
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake, clang, pkgconf")

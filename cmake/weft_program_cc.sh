@@ -1,8 +1,9 @@
 #!/bin/sh
-# cmake/weft_program_cc.sh OBJCOPY OBJDUMP COMPILER ARGS... - the compiler
-# launcher of whole-program targets (weft_add_program): compile as asked, then,
-# for the program's own objects (those compiled with -Dmain=weft_program_main),
-# move their writable data into sections of their own:
+# cmake/weft_program_cc.sh [--program] OBJCOPY OBJDUMP COMPILER ARGS... - the
+# compiler launcher of whole-program targets (weft_add_program, weft-cc):
+# compile as asked, then, for the program's own objects (those compiled with
+# -Dmain=weft_program_main, or every object with --program), move their
+# writable data into sections of their own:
 #
 #   .data, .data.*  (not .data.rel.ro*)  -> weft_prog_data
 #   .bss, .bss.*                         -> weft_prog_bss
@@ -30,12 +31,22 @@
 # the weak symbol weft_program_needs_threads; harness/program_main.c then
 # flags the target WEFT_TARGET_REAL_THREADS and it runs on pthreads.  Without
 # it a program runs on fibers (runner/runner.c), ~20x faster.
+#
+# --program (weft-cc, program/weft_cc.sh): the object is the program's whatever
+# its flags, and a `main` it defines or uses is renamed weft_program_main here,
+# at the symbol level, instead of by -Dmain: so a preprocessed source (.i, where
+# -D is not applied) and C++ (where the renamed main would be mangled) work too.
+main=
+if [ "$1" = --program ]; then
+	main="--redefine-sym main=weft_program_main"
+	shift
+fi
 objcopy=$1 objdump=$2
 shift 2
 "$@" || exit $?
 case " $* " in
 *" -Dmain=weft_program_main "*) ;;
-*) exit 0 ;;
+*) [ -n "$main" ] || exit 0 ;;
 esac
 out= prev=
 for a in "$@"; do
@@ -58,6 +69,6 @@ if "$objdump" -h "$out" | awk '$2 ~ /^\.t(data|bss)/ { found = 1 } END { exit !f
 	grep -Eqx 'pthread_(getspecific|setspecific|key_create)|gettid'; then
 	needs="--add-symbol weft_program_needs_threads=.text:0,weak,object"
 fi
-[ -n "$renames$needs" ] || exit 0
+[ -n "$renames$needs$main" ] || exit 0
 # shellcheck disable=SC2086  # the options are words without spaces
-exec "$objcopy" $renames $needs "$out"
+exec "$objcopy" $main $renames $needs "$out"

@@ -6,7 +6,8 @@
 #   clang      ASan + UBSan, with libFuzzer (the tests gcc-asan did not run)
 # then, once, the ecosystem stage (tests/ecosystem/): AFL++ end to end, OSS-Fuzz's build
 # emulated for both engines (libFuzzer+ASan, AFL+++ASan; `tests/ecosystem/oss_fuzz.sh`
-# alone adds libFuzzer+UBSan), the installed package (gcc, clang, afl-clang-fast).
+# alone adds libFuzzer+UBSan), the installed package (gcc, clang, afl-clang-fast), and
+# weft-cc from the clang tree installed (a Makefile project, `make CC=weft-cc`).
 # A plain gcc build is not run: gcc's warnings come from the gcc-asan build (the same
 # RelWithDebInfo flags) and the unsanitized tests from the plain clang one; the suite
 # must stay under 20 minutes on an idle machine (each stage's time is printed).
@@ -54,4 +55,6 @@ sh "$root/tests/ecosystem/oss_fuzz.sh" libfuzzer-address afl-address
 took "ecosystem: OSS-Fuzz build"
 sh "$root/tests/ecosystem/install.sh"
 took "ecosystem: installed package"
+sh "$root/tests/ecosystem/weft_cc.sh" "$builds/clang"
+took "ecosystem: weft-cc (make CC=weft-cc)"
 echo "run_all: all three suites and the ecosystem stage passed"
