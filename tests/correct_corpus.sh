@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 # ---- expected to fail until fixed: TARGET SETTING  reason (one line each) ----
 KNOWN='
 plain_check_then_use_fixed races  intended, permanent: the fixed build keeps its data race on `current` (its header says so)
-peterson_tso_fixed c11  intended, permanent: a fix for x86 (release stores, one SC fence), not for C11, where it is the R shape with release and an SC fence (R+lwsync+sync, allowed): thread 1 reads flag[0] down while thread 0 reads thread 1's turn store (targets/peterson.c says so)
+peterson_tso_fixed c11  intended, permanent: a fix for x86 (release stores, one SC fence), not for C11, where it is the R shape with release and an SC fence (R+lwsync+sync, allowed): thread 1 reads flag[0] down while thread 0 reads the turn store of thread 1 (targets/peterson.c says so)
 '
 
 tmp=$(mktemp -d)
