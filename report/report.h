@@ -35,6 +35,9 @@ typedef struct report_case {
 	const weft_check_result *check;    /* non-NULL when not linearizable */
 	const char *first_run;             /* verdict nondeterministic: the failing first
 					      run's whole report, or NULL */
+	const char *fresh_run;             /* verdict nondeterministic: the passing run of
+					      the same input in a fresh process (runner/
+					      fresh.h), its whole report, or NULL */
 	const sched_weak_read *weak;       /* loads that read an older store (issue 18), or
 					      under tso/pso delayed commits */
 	size_t n_weak;
