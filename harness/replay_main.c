@@ -613,6 +613,11 @@ int main(int argc, char **argv)
 		return EXIT_BAD_USAGE;
 	}
 	signal(SIGALRM, on_timeout);
+	/* a batch restarted by on_timeout inherits the handler's mask: SIGALRM blocked */
+	sigset_t alarm_set;
+	sigemptyset(&alarm_set);
+	sigaddset(&alarm_set, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &alarm_set, NULL);
 	/* a batch's lines survive a timeout's _exit (issue 30: 3,025 inputs' lines were lost) */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	watch.line_per_input = st.opt.hash || st.opt.complexity;
