@@ -29,6 +29,7 @@
 #include "../scheduler/sched.h"
 
 #define RUNNER_MAX_WARNED 256   /* distinct races warned about; later ones are not printed */
+#define RUNNER_DRIFT_EVERY 1000  /* executions between two runs of the first input */
 
 struct weft_runner {
 	const weft_target *target;
@@ -65,6 +66,12 @@ struct weft_runner {
 	bool fresh_check;              /* weft_runner_set_fresh_check: confirm in a new process */
 	char *fresh_report;            /* the fresh process's report, shown when it passed */
 	bool show_fresh;
+	uint8_t *probe_input;          /* the first input run with the fresh check on (probe_drift) */
+	size_t probe_size;
+	runner_trace_copy probe_trace; /* its first run's trace and verdict */
+	weft_verdict probe_verdict;
+	uint64_t next_probe;           /* stats.executions at which probe_drift runs next */
+	bool drift_warned;
 	runner_feedback *feedback;    /* NULL: no features computed (the default) */
 	unsigned feedback_kinds;
 	/* the execution in progress, as bytes that replay it (death.c): weft_runner_run's
@@ -255,6 +262,8 @@ void weft_runner_free(weft_runner *r)
 	free(r->first.events);
 	free(r->first_report);
 	free(r->fresh_report);
+	free(r->probe_input);
+	free(r->probe_trace.events);
 	runner_feedback_free(r->feedback);
 	free(r);
 }
@@ -992,17 +1001,79 @@ void weft_runner_set_fresh_check(weft_runner *r, int on)
 	r->fresh_check = on != 0;
 }
 
+/* Keep the runner's first input and its first run, for probe_drift. */
+static void keep_probe(weft_runner *r, const uint8_t *data, size_t size, weft_verdict v)
+{
+	r->probe_input = malloc(size ? size : 1);
+	if (!r->probe_input)
+		return;
+	if (size)
+		memcpy(r->probe_input, data, size);
+	r->probe_size = size;
+	r->probe_verdict = v;
+	if (runner_trace_copy_save(&r->probe_trace, &r->exec.trace) != 0) {
+		free(r->probe_input);
+		r->probe_input = NULL;
+	}
+}
+
+/*
+ * Drift on passes (issue 30): every RUNNER_DRIFT_EVERY executions (counted as
+ * in the stats: the mutator's adopted runs too), the runner's first input runs
+ * again, before weft_runner_run's input, and its trace is compared
+ * with its first run's.  A difference means that state left by the
+ * executions between (which weft does not reset) changes runs: warned once
+ * per runner, naming the first differing step; no verdict changes.  Costs
+ * one execution per RUNNER_DRIFT_EVERY; only with the fresh check on (glue).
+ */
+static void probe_drift(weft_runner *r)
+{
+	weft_verdict v = execute_once(r, r->probe_input, r->probe_size);
+	long step = runner_trace_first_divergence(&r->probe_trace, &r->exec.trace);
+	if (step < 0 && v == r->probe_verdict)
+		return;
+	r->drift_warned = true;
+	uint64_t after = r->stats.executions;
+	size_t at = step < 0 ? r->probe_trace.n : (size_t)step;
+	const sched_trace *t = &r->exec.trace;
+	char a[150], b[150], why[700];
+	describe_step(a, sizeof a, r, at < r->probe_trace.n ? &r->probe_trace.events[at] : NULL);
+	describe_step(b, sizeof b, r, at < t->n ? &t->events[at] : NULL);
+	snprintf(why, sizeof why, "the first input of this process ran differently after %" PRIu64
+		 " executions (%s, now %s); first difference at step %zu: %s, now %s: state left by "
+		 "earlier executions (globals the program does not restore, heap, files, a "
+		 "library's statics) changes runs, so verdicts may depend on the inputs before "
+		 "them", after, weft_verdict_name(r->probe_verdict), weft_verdict_name(v),
+		 at + 1, a, b);
+	report_print_drift_warning(stderr, r->target->name, why);
+}
+
+static bool probe_due(weft_runner *r)
+{
+	if (!r->probe_input || r->drift_warned || r->stats.executions < r->next_probe)
+		return false;
+	r->next_probe = r->stats.executions + RUNNER_DRIFT_EVERY;
+	return true;
+}
+
 weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, weft_result *out)
 {
+	bool checking = r->fresh_check && runner_fresh_allowed();
+	if (checking && probe_due(r))
+		probe_drift(r);
 	uint64_t earlier = process_executions;
 	int parent = runner_fresh_child_fd();
 	weft_verdict v = execute_once(r, data, size);
 	if (parent >= 0)
 		answer_parent(r, parent, v);
+	if (checking && !r->probe_input) {
+		keep_probe(r, data, size, v);
+		r->next_probe = r->stats.executions + RUNNER_DRIFT_EVERY;
+	}
 	if (v != WEFT_PASS && v != WEFT_ERROR)
 		v = recheck_failure(r, data, size, v);
 	if (v != WEFT_PASS && v != WEFT_ERROR && v != WEFT_FAIL_NONDETERMINISM && earlier > 0 &&
-	    r->fresh_check && runner_fresh_allowed())
+	    checking)
 		v = confirm_fresh(r, data, size, v, earlier);
 	fill_result(r, v);
 	count(r, v);

@@ -13,10 +13,16 @@
  * `nondeterministic` ("fails only after N earlier executions"), not file an
  * assertion failure whose crash file passes when replayed alone.
  *
+ * With WEFT_DRIFT_PASSES (program_drift_passes) nothing fails: the table is
+ * used round robin, and from session 100 on main yields once more before it
+ * starts its workers, so the same input runs differently late in a process:
+ * the runner's drift probe must warn (runner.c, probe_drift).
+ *
  * A program, not a test: tests/program_fresh.sh runs it.
  */
 #include <assert.h>
 #include <pthread.h>
+#include <sched.h>
 
 #define SESSIONS 64
 
@@ -37,6 +43,11 @@ static void *worker(void *arg)
 int main(void)
 {
 	int session = drift_session_open();
+#ifdef WEFT_DRIFT_PASSES
+	if (session >= 100)
+		sched_yield();
+	session %= SESSIONS;
+#endif
 	assert(session < SESSIONS && "the session table has 64 slots");
 	pthread_t t[2];
 	for (int i = 0; i < 2; i++)

@@ -8,7 +8,11 @@
 #   2. a real failure after other inputs is confirmed, not changed: counter_buggy's
 #      lost update after two passing inputs keeps its verdict and trace hash;
 #   3. the fuzz binary (libFuzzer builds) aborts with `nondeterministic`, and the crash
-#      file it wrote passes when replayed alone, as its report says.
+#      file it wrote passes when replayed alone, as its report says;
+#   4. drift on passes: program_drift_passes never fails, but from its 100th execution on
+#      it runs differently; the probe (the first input again after 1,000 executions)
+#      warns once, naming the first differing step; counter_fixed, which does not
+#      drift, draws no warning.
 dir=$(cd "$1" && pwd) corpus=$(cd "$2" && pwd)
 tmp=$(mktemp -d)
 trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
@@ -49,8 +53,8 @@ cmp -s "$tmp/batch" "$tmp/alone" || fail "counter_buggy: after two inputs '$(cat
 grep -q "fresh process" "$tmp/err" && fail "counter_buggy: a note on a confirmed failure: $(grep 'fresh process' "$tmp/err")"
 
 # 3. the fuzz binary
+mkdir "$tmp/fuzz"
 if [ -x "$dir/program_drift_fuzz" ]; then
-	mkdir "$tmp/fuzz"
 	(cd "$tmp/fuzz" && "$dir/program_drift_fuzz" -seed=1 -runs=3000 > log 2>&1); rc=$?
 	[ $rc -ne 0 ] || fail "the fuzz binary found nothing in 3000 runs"
 	grep -q "^ASSERTION FAILED: weft: nondeterministic in program_drift: fails only after [0-9]* earlier executions" "$tmp/fuzz/log" ||
@@ -63,5 +67,19 @@ if [ -x "$dir/program_drift_fuzz" ]; then
 	grep -q "^ASSERTION FAILED: weft: assertion in program_drift" "$tmp/fuzz/log.off" ||
 		fail "WEFT_FRESH_CHECK=0, the fuzz binary: $(grep 'ASSERTION FAILED' "$tmp/fuzz/log.off")"
 fi
+# 4. drift on passes
+inputs=$(i=0; while [ $i -lt 1001 ]; do echo "$tmp/empty"; i=$((i + 1)); done)
+"$dir/program_drift_passes_replay" --hash $inputs > "$tmp/hash" 2> "$tmp/err" || fail "drift on passes: a failure"
+[ "$(grep -c ' pass ' "$tmp/hash")" -eq 1001 ] || fail "drift on passes: not 1001 passes"
+[ "$(grep -c '^==weft== WARNING: state drifts between executions in program_drift_passes: the first input of this process ran differently after 1000 executions (pass, now pass); first difference at step 2: thread 0: spawn program_drift.c:[0-9]* thread 1, now thread 0: yield program_drift.c:[0-9]*: state left' "$tmp/err")" -eq 1 ] ||
+	fail "drift on passes: not one warning: $(grep WARNING "$tmp/err")"
+"$dir/counter_fixed_replay" $inputs 2> "$tmp/err" > /dev/null || fail "counter_fixed: a failure"
+grep -q "WARNING" "$tmp/err" && fail "counter_fixed: $(grep WARNING "$tmp/err")"
+if [ -x "$dir/program_drift_passes_fuzz" ]; then
+	(cd "$tmp/fuzz" && "$dir/program_drift_passes_fuzz" -seed=1 -runs=1500 > log.passes 2>&1) ||
+		fail "drift on passes: the fuzz binary failed"
+	grep -q "^==weft== WARNING: state drifts between executions in program_drift_passes" "$tmp/fuzz/log.passes" ||
+		fail "drift on passes: the fuzz binary did not warn"
+fi
 echo "program_fresh: after 64 executions the drifting program is nondeterministic, with the fresh run's" \
-	"report; a real failure after other inputs keeps its verdict and trace"
+	"report; a real failure after other inputs keeps its verdict and trace; drift on passes is warned once"
