@@ -6,6 +6,12 @@
  * threads).  A failing execution prints its report and aborts, so the fuzzer
  * saves the input as a crash; passing executions print nothing.
  *
+ * A failure after earlier executions in the process is confirmed in a fresh
+ * one first (weft_runner_set_fresh_check; under libFuzzer, whose binary run
+ * on a file runs that input): one that passes there aborts as
+ * `nondeterministic`, so libFuzzer saves it and a campaign files it as such,
+ * and its report says that the crash file passes when replayed alone.
+ *
  * Before the abort, one "ASSERTION FAILED: weft: <verdict> in <target>: ..."
  * line, the form crash triage matches (ClusterFuzz's stack analyzer,
  * ASSERT_REGEX), so a crash is titled by its verdict and target rather than
@@ -339,6 +345,19 @@ static void install_death_sink(weft_runner *r)
 	weft_runner_report_on_death(r);   /* ASan: weft's report after ASan's */
 }
 
+/* Under libFuzzer, whose binary run on a file runs that one input: the fresh process
+ * that confirms a failure (weft_runner_set_fresh_check).  Not under AFL++: a child
+ * would inherit the fork server's descriptors and shared memory. */
+static void enable_fresh_check(weft_runner *r)
+{
+#if !defined(__AFL_COMPILER)
+	if (LLVMFuzzerMutate)
+		weft_runner_set_fresh_check(r, 1);
+#else
+	(void)r;
+#endif
+}
+
 static weft_runner *fuzz_runner(void)
 {
 	if (!runner) {
@@ -354,6 +373,7 @@ static weft_runner *fuzz_runner(void)
 			fputs("weft: out of memory creating the runner\n", stderr);
 			abort();
 		}
+		enable_fresh_check(runner);
 		atexit(print_stats);
 	}
 	return runner;

@@ -207,12 +207,49 @@ static uint8_t *read_file(const char *path, size_t *size)
  * file is the process's main.
  */
 #define REPLAY_DEFAULT_TIMEOUT 30
+typedef struct replay_state replay_state;
 static struct {
 	const weft_runner *runner;
 	const char *path;
 	unsigned seconds;
 	bool line_per_input;   /* --hash or --complexity: the input that hung gets its line too */
+	bool json;             /* --json: the input that hung gets its object too */
+	const replay_state *st;   /* the counts so far, carried over the restart */
+	unsigned long seq, skip;  /* inputs met so far; inputs a restarted process skips */
+	char **argv, **env;       /* the restart's command line and environment */
 } watch;
+
+/*
+ * After a timeout the batch goes on (issue 30: a batch of 20,000 inputs stopped
+ * at the one that hung): the process execs itself with the same arguments and
+ * WEFT_REPLAY_RESUME="<inputs to skip> <runs> <unexpected> <unreadable>", so
+ * every later input is replayed and gets its line, and the summary and the
+ * exit status count the input that hung (unexpected).  --stats then covers the
+ * inputs after it only.
+ */
+#define RESUME_VAR "WEFT_REPLAY_RESUME"
+static char resume_value[96] = RESUME_VAR "=";
+
+/* Decimal `v` at `p` (signal handlers have no snprintf they may call); returns the end. */
+static char *put_number(char *p, unsigned long v)
+{
+	char digits[24];
+	int n = 0;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+static void put_all(int fd, const char *line, int n, int cap)
+{
+	if (n > 0 && write(fd, line, (size_t)(n < cap ? n : cap - 1)) < 0)
+		_exit(EXIT_UNEXPECTED);
+}
+
+static void resume_after_timeout(void);
 
 static void on_timeout(int sig)
 {
@@ -223,12 +260,15 @@ static void on_timeout(int sig)
 			 "%u s: %s; a loop without a switch point cannot be preempted (put "
 			 "weft_yield() or an instrumented atomic in it)\n",
 			 weft_fuzz_target()->name, watch.path, watch.seconds, what);
-	if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
-		_exit(EXIT_UNEXPECTED);
+	put_all(STDERR_FILENO, line, n, (int)sizeof line);
 	/* stdout is line-buffered (main): every earlier input's line is out; this one's too */
 	n = watch.line_per_input ? snprintf(line, sizeof line, "- timeout - %s\n", watch.path) : 0;
-	if (n > 0 && write(STDOUT_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
-		_exit(EXIT_UNEXPECTED);
+	put_all(STDOUT_FILENO, line, n, (int)sizeof line);
+	n = watch.json ? snprintf(line, sizeof line, "{\"target\": \"%s\", \"verdict\": "
+				  "\"timeout\", \"message\": \"ran longer than %u s\"}\n",
+				  weft_fuzz_target()->name, watch.seconds) : 0;
+	put_all(STDOUT_FILENO, line, n, (int)sizeof line);
+	resume_after_timeout();
 	_exit(EXIT_UNEXPECTED);
 }
 
@@ -281,13 +321,64 @@ static void watch_input(const weft_runner *r, const char *path)
 	alarm(watch.seconds);   /* 0 cancels: no limit */
 }
 
-typedef struct replay_state {
+struct replay_state {
 	weft_runner *runner;
 	weft_run_stats *stats;   /* --stats, else NULL */
 	replay_options opt;
 	unsigned runs, unexpected;
 	int io_error;
-} replay_state;
+};
+
+/* From the SIGALRM handler: the batch goes on in a new image of this process. */
+static void resume_after_timeout(void)
+{
+	const replay_state *st = watch.st;
+	if (!st || !watch.argv || !watch.env)
+		return;
+	char *p = resume_value + sizeof RESUME_VAR;
+	p = put_number(p, watch.seq);
+	*p++ = ' ';
+	p = put_number(p, st->runs + 1UL);   /* the input that hung: run, and unexpected */
+	*p++ = ' ';
+	p = put_number(p, st->unexpected + 1UL);
+	*p++ = ' ';
+	p = put_number(p, (unsigned long)st->io_error);
+	*p = '\0';
+	execve("/proc/self/exe", watch.argv, watch.env);
+}
+
+/* The restart's environment, made at start-up: ours without RESUME_VAR, plus its slot. */
+static char **resume_environment(void)
+{
+	extern char **environ;
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = malloc((n + 2) * sizeof *env);
+	if (!env)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], RESUME_VAR "=", sizeof RESUME_VAR) != 0)
+			env[k++] = environ[i];
+	env[k++] = resume_value;
+	env[k] = NULL;
+	return env;
+}
+
+/* A restarted batch: what the process before it counted (RESUME_VAR), then forgotten. */
+static void resume_counts(replay_state *st)
+{
+	const char *v = getenv(RESUME_VAR);
+	unsigned long skip, runs, unexpected, io;
+	if (v && sscanf(v, "%lu %lu %lu %lu", &skip, &runs, &unexpected, &io) == 4) {
+		watch.skip = skip;
+		st->runs = (unsigned)runs;
+		st->unexpected = (unsigned)unexpected;
+		st->io_error = io != 0;
+	}
+	unsetenv(RESUME_VAR);   /* a fresh-process check's child must not skip its input */
+}
 
 /* The last execution's report: text on stderr, or one JSON line on stdout. */
 static void print_report(replay_state *st, const char *path)
@@ -333,6 +424,8 @@ static void replay_file(replay_state *st, const char *name)
 {
 	char path[SHOWN_MAX];   /* the name as shown: any byte may be in it */
 	shown(path, sizeof path, name);
+	if (watch.seq++ < watch.skip)   /* replayed before a timeout restarted the batch */
+		return;
 	size_t size = 0;
 	uint8_t *data = read_file(name, &size);
 	if (!data) {
@@ -520,9 +613,19 @@ int main(int argc, char **argv)
 		return EXIT_BAD_USAGE;
 	}
 	signal(SIGALRM, on_timeout);
+	/* a batch restarted by on_timeout inherits the handler's mask: SIGALRM blocked */
+	sigset_t alarm_set;
+	sigemptyset(&alarm_set);
+	sigaddset(&alarm_set, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &alarm_set, NULL);
 	/* a batch's lines survive a timeout's _exit (issue 30: 3,025 inputs' lines were lost) */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	watch.line_per_input = st.opt.hash || st.opt.complexity;
+	watch.json = st.opt.json != NULL;
+	watch.st = &st;
+	watch.argv = argv;
+	watch.env = resume_environment();
+	resume_counts(&st);
 	catch_crashes();
 	if (!expect_is_valid(st.opt.expect)) {
 		fputs("weft-replay: --expect must be ", stderr);
@@ -553,6 +656,8 @@ int main(int argc, char **argv)
 		weft_runner_free(st.runner);
 		return rc;
 	}
+	/* a failure after other inputs is confirmed in a fresh process (weft/run.h) */
+	weft_runner_set_fresh_check(st.runner, 1);
 	struct stat sb;
 	if (st.opt.html && (first_path + 1 != argc || (stat(argv[first_path], &sb) == 0 &&
 						       S_ISDIR(sb.st_mode)))) {

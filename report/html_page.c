@@ -27,6 +27,7 @@
  *                                      ("key": the failing key, a number, or a string
  *                                      when the ops type it: weft-check's kv keys)
  *   first_run                          a nondeterministic input's failing first run (text)
+ *   fresh_run                          its passing run in a fresh process (text; runner/fresh.h)
  *   weak {"title": "...", "items": [{"step": 9, "t": 1, "x": "load a.c:9 -> 0", "why": "..."}]}
  *                                      weak reads / delayed commits (issue 18); their
  *                                      steps are marked in the lanes and link to them
@@ -177,6 +178,8 @@ static const char page_script[] =
 	" s.appendChild(ul);}\n"
 	"function firstRun(){if(!D.first_run)return;var s=section('first-run','the first run of this input failed; its report');"
 	"s.appendChild(el('pre','first',D.first_run));}\n"
+	"function freshRun(){if(!D.fresh_run)return;var s=section('fresh-run','in a fresh process this input passes; that run\\'s report');"
+	"s.appendChild(el('pre','first',D.fresh_run));}\n"
 	/* linking: hover lights an operation up everywhere, a click pins it */
 	"var pinned=-1;\n"
 	"function each(op,f){document.querySelectorAll('[data-op=\"'+op+'\"]').forEach(f);}\n"
@@ -190,7 +193,7 @@ static const char page_script[] =
 	" root.addEventListener('mouseout',function(ev){var op=opOf(ev);if(op>=0)each(op,function(e){e.classList.remove('hover');});});\n"
 	" var m=/^#op=(\\d+)$/.exec(location.hash);if(m){var e=document.querySelector('[data-op=\"'+m[1]+'\"]');"
 	"if(e)e.dispatchEvent(new MouseEvent('click',{bubbles:true}));}}\n"
-	"header();scenario();lanes();weak();history();explanation();firstRun();link();\n"
+	"header();scenario();lanes();weak();history();explanation();firstRun();freshRun();link();\n"
 	"document.body.setAttribute('data-rendered','yes');\n"
 	"})();\n";
 

@@ -569,18 +569,33 @@ static void print_linearizability(FILE *out, const report_case *c)
 	weft_check_explain(out, &h, c->target->ops, c->check);
 }
 
+/* Another run's whole report, each line behind "  | ". */
+static void print_quoted_report(FILE *out, const char *text)
+{
+	for (const char *s = text; *s;) {
+		const char *eol = strchr(s, '\n');
+		size_t n = eol ? (size_t)(eol - s) : strlen(s);
+		fprintf(out, "  | %.*s\n", (int)n, s);
+		s += n + (eol != NULL);
+	}
+}
+
 /* A nondeterministic target: the run that failed comes after the one that passed. */
 static void print_first_run(FILE *out, const report_case *c)
 {
 	if (!c->first_run)
 		return;
 	fputs("the first run of this input failed; its report:\n", out);
-	for (const char *s = c->first_run; *s;) {
-		const char *eol = strchr(s, '\n');
-		size_t n = eol ? (size_t)(eol - s) : strlen(s);
-		fprintf(out, "  | %.*s\n", (int)n, s);
-		s += n + (eol != NULL);
-	}
+	print_quoted_report(out, c->first_run);
+}
+
+/* A failure that state left by earlier executions decided: the fresh process passed. */
+static void print_fresh_run(FILE *out, const report_case *c)
+{
+	if (!c->fresh_run)
+		return;
+	fputs("in a fresh process this input passes; that run's report:\n", out);
+	print_quoted_report(out, c->fresh_run);
 }
 
 void report_print(FILE *out, const report_case *c)
@@ -594,4 +609,5 @@ void report_print(FILE *out, const report_case *c)
 	print_history(out, c);
 	print_linearizability(out, c);
 	print_first_run(out, c);
+	print_fresh_run(out, c);
 }

@@ -35,6 +35,9 @@ typedef struct report_case {
 	const weft_check_result *check;    /* non-NULL when not linearizable */
 	const char *first_run;             /* verdict nondeterministic: the failing first
 					      run's whole report, or NULL */
+	const char *fresh_run;             /* verdict nondeterministic: the passing run of
+					      the same input in a fresh process (runner/
+					      fresh.h), its whole report, or NULL */
 	const sched_weak_read *weak;       /* loads that read an older store (issue 18), or
 					      under tso/pso delayed commits */
 	size_t n_weak;
@@ -144,6 +147,8 @@ void report_print_blind(FILE *out, const char *prefix, uint64_t blind, uint64_t 
 const char *report_stop_name(unsigned stop);
 /* WEFT_RACES=warn: one line for a race not seen before (report_race.c). */
 void report_print_race_warning(FILE *out, const char *target, const char *message);
+/* "==weft== WARNING: state drifts between executions in TARGET: MESSAGE" (report_drift.c). */
+void report_print_drift_warning(FILE *out, const char *target, const char *message);
 /* A blocked thread's wait (enum sched_wait, object number or joined thread + 1). */
 void report_format_wait(char *buf, size_t cap, unsigned wait, unsigned object);
 /*

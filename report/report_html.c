@@ -144,6 +144,11 @@ static void print_header(FILE *out, const report_case *c)
 		report_html_string(out, c->first_run);
 		fputs(",\n", out);
 	}
+	if (c->fresh_run) {
+		fputs("\"fresh_run\": ", out);
+		report_html_string(out, c->fresh_run);
+		fputs(",\n", out);
+	}
 }
 
 void report_print_html(FILE *out, const report_case *c)

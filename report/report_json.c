@@ -11,6 +11,8 @@
  *    "threads": 2, "operations": 2, "preemptions": 1, "switches": 2, "steps": 6,
  *    "trace_hash": "8f94466ed880668c",
  *    "first_run_report": "...",           only when the verdict is nondeterministic
+ *    "fresh_run_report": "...",           only when nondeterministic because a fresh
+ *                                         process passed (runner/fresh.h)
  *    "scenario": [[{"op": "increment", "args": []}], ...],      one array per thread
  *    "init": [{"op": ..., "args": ...}, ...], "post": [...],    only when the input has them
  *    "history": [{"thread": 0, "op": "increment", "args": [], "result": 0,
@@ -167,6 +169,10 @@ static void print_counts(FILE *out, const report_case *c)
 	if (c->first_run) {   /* only for a nondeterministic verdict: the failing first run */
 		fputs(", \"first_run_report\": ", out);
 		json_string(out, c->first_run);
+	}
+	if (c->fresh_run) {   /* only when a fresh process passed the input this one failed */
+		fputs(", \"fresh_run_report\": ", out);
+		json_string(out, c->fresh_run);
 	}
 	fprintf(out, ", \"threads\": %u, \"operations\": %u, \"preemptions\": %u, "
 		"\"switches\": %u, \"steps\": %" PRIu64 ", \"trace_hash\": \"%016" PRIx64

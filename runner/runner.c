@@ -13,11 +13,13 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "weft/check.h"
 #include "../input/choice.h"
 #include "divergence.h"
 #include "feedback.h"
+#include "fresh.h"
 #include "impl_model.h"
 #include "../input/scenario.h"
 #include "runner_internal.h"
@@ -27,6 +29,7 @@
 #include "../scheduler/sched.h"
 
 #define RUNNER_MAX_WARNED 256   /* distinct races warned about; later ones are not printed */
+#define RUNNER_DRIFT_EVERY 1000  /* executions between two runs of the first input */
 
 struct weft_runner {
 	const weft_target *target;
@@ -60,6 +63,15 @@ struct weft_runner {
 	runner_trace_copy first;       /* a failing execution's trace, for the re-run check */
 	char *first_report;            /* its report, shown when the re-run passed (or NULL) */
 	bool show_first;               /* this input's verdict is nondeterministic: show it */
+	bool fresh_check;              /* weft_runner_set_fresh_check: confirm in a new process */
+	char *fresh_report;            /* the fresh process's report, shown when it passed */
+	bool show_fresh;
+	uint8_t *probe_input;          /* the first input run with the fresh check on (probe_drift) */
+	size_t probe_size;
+	runner_trace_copy probe_trace; /* its first run's trace and verdict */
+	weft_verdict probe_verdict;
+	uint64_t next_probe;           /* stats.executions at which probe_drift runs next */
+	bool drift_warned;
 	runner_feedback *feedback;    /* NULL: no features computed (the default) */
 	unsigned feedback_kinds;
 	/* the execution in progress, as bytes that replay it (death.c): weft_runner_run's
@@ -249,6 +261,9 @@ void weft_runner_free(weft_runner *r)
 	weft_checker_free(r->checker);
 	free(r->first.events);
 	free(r->first_report);
+	free(r->fresh_report);
+	free(r->probe_input);
+	free(r->probe_trace.events);
 	runner_feedback_free(r->feedback);
 	free(r);
 }
@@ -672,6 +687,9 @@ size_t weft_runner_features(const weft_runner *r, weft_feature *out, size_t cap)
 	return r->feedback ? runner_feedback_get(r->feedback, out, cap) : 0;
 }
 
+/* Executions in this process, every runner's: a verdict must not depend on them (fresh.h). */
+static uint64_t process_executions;
+
 /*
  * Execute r->scenario under `strategy` and, when `judged`, judge it; fills the
  * per-input state.  Unjudged (runner_run_unjudged): no history, final
@@ -682,6 +700,8 @@ static weft_verdict execute_scenario(weft_runner *r, sched_strategy strategy, in
 	r->message[0] = 0;
 	oracle_value_reset();   /* this execution's values (weft/value.h) */
 	r->show_first = false;
+	r->show_fresh = false;
+	process_executions++;
 	r->n_history = 0;
 	r->has_final = 0;
 	r->result.check_unknown = 0;
@@ -906,11 +926,155 @@ static weft_verdict recheck_failure(weft_runner *r, const uint8_t *data, size_t 
 	return WEFT_FAIL_NONDETERMINISM;
 }
 
+/*
+ * In a fresh-process child (fresh.h): this, the process's first execution,
+ * answers the parent with its verdict, trace hash and report, and ends it.
+ */
+static void answer_parent(weft_runner *r, int fd, weft_verdict v)
+{
+	fill_result(r, v);
+	FILE *f = fdopen(fd, "w");
+	if (f) {
+		fprintf(f, "weft-fresh %d %016" PRIx64 "\n", (int)v, r->result.trace_hash);
+		weft_runner_report(r, f);
+		fclose(f);
+	}
+	_exit(0);
+}
+
+/* A note after the message (cut to fit): "msg [note: ...]". */
+static void add_note(weft_runner *r, const char *note)
+{
+	size_t n = strlen(r->message);
+	snprintf(r->message + n, sizeof r->message - n, "%s[note: %s]", n ? " " : "", note);
+}
+
+/*
+ * A failure seen after `earlier` executions in this process, confirmed in a
+ * fresh one (fresh.h): state those executions left behind, which weft does
+ * not reset, may be the failure's cause, and then its crash file would pass
+ * when replayed alone.  Fresh run fails the same (verdict and trace hash):
+ * reported as it is.  Fresh run passes: `nondeterministic`, with the reason,
+ * this run's report and the fresh run's.  Fails otherwise, or died: the
+ * failure stands (it is real in a fresh process too), with a note.
+ */
+static weft_verdict confirm_fresh(weft_runner *r, const uint8_t *data, size_t size,
+				  weft_verdict v, uint64_t earlier)
+{
+	fill_result(r, v);
+	uint64_t hash = r->result.trace_hash;
+	runner_fresh_run fresh;
+	char note[400];
+	if (runner_fresh_run_input(data, size, &fresh) != 0) {
+		snprintf(note, sizeof note, "not confirmed in a fresh process: %s", fresh.why);
+		add_note(r, note);
+		return v;
+	}
+	if (fresh.verdict == v && fresh.trace_hash == hash) {
+		free(fresh.report);
+		return v;
+	}
+	if (fresh.verdict != WEFT_PASS) {
+		snprintf(note, sizeof note, "in a fresh process this input fails differently (%s, "
+			 "trace %016" PRIx64 "): state left by the %" PRIu64 " earlier executions "
+			 "in this process changes the run", weft_verdict_name(fresh.verdict),
+			 fresh.trace_hash, earlier);
+		add_note(r, note);
+		free(fresh.report);
+		return v;
+	}
+	char was[sizeof r->message];
+	memcpy(was, r->message, sizeof was);
+	snprintf(r->message, sizeof r->message, "fails only after %" PRIu64 " earlier executions "
+		 "in this process: state left by earlier executions (globals the program does not "
+		 "restore, heap, files, a library's statics) decides it; in a fresh process this "
+		 "input passes, so replaying it alone passes; here it failed: %s: %s", earlier,
+		 weft_verdict_name(v), was);
+	free(r->fresh_report);
+	r->fresh_report = fresh.report;
+	r->show_fresh = r->fresh_report != NULL;
+	return WEFT_FAIL_NONDETERMINISM;
+}
+
+void weft_runner_set_fresh_check(weft_runner *r, int on)
+{
+	r->fresh_check = on != 0;
+}
+
+/* Keep the runner's first input and its first run, for probe_drift. */
+static void keep_probe(weft_runner *r, const uint8_t *data, size_t size, weft_verdict v)
+{
+	r->probe_input = malloc(size ? size : 1);
+	if (!r->probe_input)
+		return;
+	if (size)
+		memcpy(r->probe_input, data, size);
+	r->probe_size = size;
+	r->probe_verdict = v;
+	if (runner_trace_copy_save(&r->probe_trace, &r->exec.trace) != 0) {
+		free(r->probe_input);
+		r->probe_input = NULL;
+	}
+}
+
+/*
+ * Drift on passes (issue 30): every RUNNER_DRIFT_EVERY executions (counted as
+ * in the stats: the mutator's adopted runs too), the runner's first input runs
+ * again, before weft_runner_run's input, and its trace is compared
+ * with its first run's.  A difference means that state left by the
+ * executions between (which weft does not reset) changes runs: warned once
+ * per runner, naming the first differing step; no verdict changes.  Costs
+ * one execution per RUNNER_DRIFT_EVERY; only with the fresh check on (glue).
+ */
+static void probe_drift(weft_runner *r)
+{
+	weft_verdict v = execute_once(r, r->probe_input, r->probe_size);
+	long step = runner_trace_first_divergence(&r->probe_trace, &r->exec.trace);
+	if (step < 0 && v == r->probe_verdict)
+		return;
+	r->drift_warned = true;
+	uint64_t after = r->stats.executions;
+	size_t at = step < 0 ? r->probe_trace.n : (size_t)step;
+	const sched_trace *t = &r->exec.trace;
+	char a[150], b[150], why[700];
+	describe_step(a, sizeof a, r, at < r->probe_trace.n ? &r->probe_trace.events[at] : NULL);
+	describe_step(b, sizeof b, r, at < t->n ? &t->events[at] : NULL);
+	snprintf(why, sizeof why, "the first input of this process ran differently after %" PRIu64
+		 " executions (%s, now %s); first difference at step %zu: %s, now %s: state left by "
+		 "earlier executions (globals the program does not restore, heap, files, a "
+		 "library's statics) changes runs, so verdicts may depend on the inputs before "
+		 "them", after, weft_verdict_name(r->probe_verdict), weft_verdict_name(v),
+		 at + 1, a, b);
+	report_print_drift_warning(stderr, r->target->name, why);
+}
+
+static bool probe_due(weft_runner *r)
+{
+	if (!r->probe_input || r->drift_warned || r->stats.executions < r->next_probe)
+		return false;
+	r->next_probe = r->stats.executions + RUNNER_DRIFT_EVERY;
+	return true;
+}
+
 weft_verdict weft_runner_run(weft_runner *r, const uint8_t *data, size_t size, weft_result *out)
 {
+	bool checking = r->fresh_check && runner_fresh_allowed();
+	if (checking && probe_due(r))
+		probe_drift(r);
+	uint64_t earlier = process_executions;
+	int parent = runner_fresh_child_fd();
 	weft_verdict v = execute_once(r, data, size);
+	if (parent >= 0)
+		answer_parent(r, parent, v);
+	if (checking && !r->probe_input) {
+		keep_probe(r, data, size, v);
+		r->next_probe = r->stats.executions + RUNNER_DRIFT_EVERY;
+	}
 	if (v != WEFT_PASS && v != WEFT_ERROR)
 		v = recheck_failure(r, data, size, v);
+	if (v != WEFT_PASS && v != WEFT_ERROR && v != WEFT_FAIL_NONDETERMINISM && earlier > 0 &&
+	    checking)
+		v = confirm_fresh(r, data, size, v, earlier);
 	fill_result(r, v);
 	count(r, v);
 	if (out)
@@ -959,6 +1123,7 @@ static report_case report_case_of(const weft_runner *r)
 		.n_history = r->n_history,
 		.check = r->result.verdict == WEFT_FAIL_LINEARIZABILITY ? &r->check : NULL,
 		.first_run = r->show_first ? r->first_report : NULL,
+		.fresh_run = r->show_fresh ? r->fresh_report : NULL,
 	};
 	c.n_weak = sched_mem_weak_reads(&r->exec, &c.weak);
 	c.memory = weft_runner_memory(r);

@@ -98,6 +98,23 @@ WEFT_API const char *weft_runner_memory(const weft_runner *runner);
  */
 WEFT_API weft_verdict weft_runner_run(weft_runner *runner, const uint8_t *data, size_t size, weft_result *out);
 
+/*
+ * Confirm failures in a fresh process (default off; the glue turns it on).
+ * A failure seen after earlier executions in this process (any runner's) is
+ * run again in a new process of the same executable, /proc/self/exe FILE, on
+ * the input written to a temporary file: state that earlier executions left
+ * and weft does not reset (heap a global owns, a library's statics, open
+ * files, the libc's state) must not decide a verdict (issue 30).  Fails the
+ * same there: reported as it is.  Passes there: verdict `nondeterministic`,
+ * the message "fails only after N earlier executions in this process: ...",
+ * and the report shows the fresh run's report as well.  Fails differently or
+ * dies there: reported as it is, with a note.  Only for an executable that
+ * runs a file given as its only argument through weft_runner_run (NAME_fuzz
+ * under libFuzzer, NAME_replay).  WEFT_FRESH_CHECK=0 turns it off where a
+ * process cannot start one.  Cost: one process start per such failure.
+ */
+WEFT_API void weft_runner_set_fresh_check(weft_runner *runner, int on);
+
 /* Print the report of the last execution (scenario, interleaving, verdict). */
 WEFT_API void weft_runner_report(const weft_runner *runner, FILE *out);
 /*
