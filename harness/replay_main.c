@@ -544,7 +544,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "weft-replay: out of memory creating the runner\n");
 		return EXIT_BAD_USAGE;
 	}
-	weft_runner_report_on_death(st.runner);   /* ASan: weft's report after ASan's */
+	/* weft's report of a dying execution after ASan's, UBSan's or a signal's (SIGSEGV in
+	   the program: before the CRASH line); no sink: the input is already a file */
+	weft_runner_on_death(st.runner, NULL, NULL);
 	if (st.opt.simplify) {
 		int rc = first_path + 1 == argc ? simplify_file(&st, argv[first_path], st.opt.simplify)
 						: EXIT_BAD_USAGE;

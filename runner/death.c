@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runner_internal.h"
 
@@ -94,8 +95,27 @@ static void on_asan_error(const char *asan_report)
 	reported = 1;
 }
 
+/*
+ * A sanitizer's death between executions (in the glue, the fuzzer's own code,
+ * a leak found at exit): no interleaving and no bytes of weft's to give, and
+ * our callback replaced libFuzzer's, so say so rather than end in silence.
+ */
+static void say_outside(void)
+{
+	static const char line[] =
+		"==weft== the process died outside an execution (between executions, in the "
+		"harness or at exit): weft has no interleaving to report and wrote no input "
+		"that replays it\n";
+	ssize_t w = write(STDERR_FILENO, line, sizeof line - 1);
+	(void)w;
+}
+
 static void on_sanitizer_death(void)
 {
+	if (!died && !runner_in_execution(dying)) {
+		say_outside();
+		return;
+	}
 	report_once("the sanitizer's report above");
 	leave_reproducer(0);
 }
