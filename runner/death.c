@@ -23,6 +23,12 @@
  *     sink ended the process).  Under ASan (libweft built with it), SIGSEGV,
  *     SIGBUS and SIGFPE are ASan's (its defaults handle them, print the stack
  *     and die through the death callback), so weft does not take them first.
+ *   - a timeout (weft_runner_on_timeout): at each SIGALRM, chained before the
+ *     previous handler, an execution that has run the time limit is a death:
+ *     the report and the reproducer (signal SIGALRM), then the process ends.
+ *     libFuzzer's own -timeout acts only inside LLVMFuzzerTestOneInput
+ *     (FuzzerLoop.cpp's AlarmCallback returns unless RunningUserCallback): an
+ *     execution the mutator samples that hangs hung the fuzzer for good.
  * The first death of the process wins; outside an execution every hook does
  * nothing of its own.  Weak references: without a sanitizer runtime the
  * sanitizer hooks are absent, and only __sanitizer_ (common) and, under ASan,
@@ -34,6 +40,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner_internal.h"
@@ -187,6 +194,70 @@ static void install_signals(void)
 	for (unsigned i = 0; i < N_FATAL; i++)
 		if (!handling[i] && !sanitizer_takes(fatal[i]))
 			handling[i] = sigaction(fatal[i], &sa, &previous[i]) == 0;
+}
+
+/*
+ * A timeout: an execution still running `timeout_seconds` after the first
+ * SIGALRM tick that saw it (a loop without a switch point) dies here.  Ticks
+ * are whoever's timer sends SIGALRM (libFuzzer's -timeout: every timeout/2 + 1
+ * s); an execution is told from the next by the runner's execution count.
+ */
+static unsigned timeout_seconds;
+static struct sigaction previous_alarm;
+static struct {
+	bool valid;
+	uint64_t executions;
+	time_t since;   /* CLOCK_MONOTONIC seconds at the first tick that saw it */
+} tick;
+
+static bool hung(void)
+{
+	struct timespec now;
+	if (!timeout_seconds || died || !runner_in_execution(dying) ||
+	    clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
+		tick.valid = false;
+		return false;
+	}
+	uint64_t n = weft_runner_stats_get(dying).executions;
+	if (!tick.valid || tick.executions != n) {
+		tick.valid = true, tick.executions = n, tick.since = now.tv_sec;
+		return false;
+	}
+	return now.tv_sec - tick.since >= (time_t)timeout_seconds;
+}
+
+static void on_alarm(int sig, siginfo_t *info, void *context)
+{
+	if (hung()) {
+		report_once("a timeout: it ran longer than the time limit in a loop without a "
+			    "switch point, which weft cannot preempt");
+		leave_reproducer(SIGALRM);
+		_exit(1);   /* the sink did not end the process: the execution would hang on */
+	}
+	if (previous_alarm.sa_flags & SA_SIGINFO)
+		previous_alarm.sa_sigaction(sig, info, context);
+	else if (previous_alarm.sa_handler != SIG_IGN && previous_alarm.sa_handler != SIG_DFL)
+		previous_alarm.sa_handler(sig);
+	else if (previous_alarm.sa_handler == SIG_DFL) {   /* the default: the process ends */
+		sigaction(SIGALRM, &previous_alarm, NULL);
+		raise(SIGALRM);
+	}
+}
+
+void weft_runner_on_timeout(weft_runner *r, unsigned seconds)
+{
+	static bool installed;
+	dying = r;
+	timeout_seconds = seconds;
+	tick.valid = false;
+	if (installed || !seconds)
+		return;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_alarm;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	installed = sigaction(SIGALRM, &sa, &previous_alarm) == 0;
 }
 
 void weft_runner_report_on_death(weft_runner *r)
