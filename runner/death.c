@@ -9,7 +9,7 @@
  * mutator's recorder for a schedule it is sampling).  The harness says what a
  * reproducer becomes (a sink: libFuzzer's crash file, explore's input file).
  *
- * Three hooks, each process-wide by nature (one runner per process gets them,
+ * Four hooks, each process-wide by nature (one runner per process gets them,
  * the last weft_runner_on_death wins):
  *   - ASan's error report callback: weft's report right after ASan's;
  *   - the sanitizers' death callback (ASan and UBSan call it before they exit):
@@ -30,7 +30,8 @@
  *     (FuzzerLoop.cpp's AlarmCallback returns unless RunningUserCallback): an
  *     execution the mutator samples that hangs hung the fuzzer for good.
  * The first death of the process wins; outside an execution every hook does
- * nothing of its own.  Weak references: without a sanitizer runtime the
+ * nothing of its own but one line from the death callback (our callback took
+ * libFuzzer's place, so its silence would hide that no reproducer exists).  Weak references: without a sanitizer runtime the
  * sanitizer hooks are absent, and only __sanitizer_ (common) and, under ASan,
  * __asan_ symbols are referenced, so OSS-Fuzz's check_mixed_sanitizers stays
  * happy (tests/ecosystem/oss_fuzz.sh).

@@ -138,8 +138,9 @@ WEFT_API void weft_runner_report_on_death(weft_runner *runner);
  * process, on the thread that died, with the bytes of the execution in
  * progress (they replay it up to the death: the input itself, or the schedule
  * a mode was running, written so far; NULL when the mode running cannot
- * write them) and the signal that killed it (0: a sanitizer's error).  It may
- * end the process (write, then _exit).
+ * write them) and the signal that killed it (0: a sanitizer's error; SIGALRM:
+ * a timeout, weft_runner_on_timeout).  It may end the process (write, then
+ * _exit).
  */
 typedef void (*weft_death_sink)(void *ctx, const uint8_t *bytes, size_t size, int signal);
 /*
@@ -153,7 +154,9 @@ typedef void (*weft_death_sink)(void *ctx, const uint8_t *bytes, size_t size, in
  * chained to the previous handlers; under ASan, SIGSEGV, SIGBUS and SIGFPE are
  * left to ASan, which dies through the death callback.  Installs an alternate
  * signal stack on the calling thread if it has none.  One runner per process;
- * the last call wins.  Outside an execution nothing of weft's happens.
+ * the last call wins.  Outside an execution nothing of weft's happens but, for
+ * a sanitizer's death, one line saying there is no interleaving and no
+ * reproducer.
  */
 WEFT_API void weft_runner_on_death(weft_runner *runner, weft_death_sink sink, void *ctx);
 /*
