@@ -255,9 +255,10 @@ void weft_runner_on_timeout(weft_runner *r, unsigned seconds)
 		return;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_alarm;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, NULL, &sa) != 0)
+		return;
+	sa.sa_sigaction = on_alarm;   /* the previous handler's mask and SA_RESTART kept */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | (sa.sa_flags & SA_RESTART);
 	installed = sigaction(SIGALRM, &sa, &previous_alarm) == 0;
 }
 
