@@ -156,7 +156,8 @@ typedef void (*weft_death_sink)(void *ctx, const uint8_t *bytes, size_t size, in
  * signal stack on the calling thread if it has none.  One runner per process;
  * the last call wins.  Outside an execution nothing of weft's happens but, for
  * a sanitizer's death, one line saying there is no interleaving and no
- * reproducer.
+ * reproducer.  A NULL runner forgets the last one (call it before
+ * weft_runner_free if the process may die afterwards).
  */
 WEFT_API void weft_runner_on_death(weft_runner *runner, weft_death_sink sink, void *ctx);
 /*
