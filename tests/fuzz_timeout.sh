@@ -3,8 +3,8 @@
 # timeout file that replays to the hang (issue 29).  tests/program_hang.c hangs
 # in one interleaving only, in a loop without a switch point.  libFuzzer's
 # -timeout acts only inside LLVMFuzzerTestOneInput, so a hang in a run the
-# structure-aware mutator samples hung the fuzzer for good (seeds 1-3 all did,
-# until coreutils' timeout killed it); weft's own check (weft_runner_on_timeout,
+# structure-aware mutator samples hung the fuzzer for good (seed 1 did, -timeout=2,
+# until coreutils' timeout killed it at 40 s); weft's own check (weft_runner_on_timeout,
 # runner/death.c) at libFuzzer's alarm ticks ends it: weft's report of the
 # execution that hung, a non-empty timeout-<sha1> of its bytes, libFuzzer's
 # timeout lines and -timeout_exitcode (70).  The file replays as a timeout in the
