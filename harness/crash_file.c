@@ -188,6 +188,11 @@ static void say_base64(const uint8_t *bytes, size_t size)
 
 int weft_crash_file_write(const uint8_t *bytes, size_t size)
 {
+	return weft_crash_file_write_as("crash-", bytes, size);
+}
+
+int weft_crash_file_write_as(const char *kind, const uint8_t *bytes, size_t size)
+{
 	static char path[CRASH_PATH_MAX + 64];
 	if (!writing)
 		return -1;
@@ -196,7 +201,7 @@ int weft_crash_file_write(const uint8_t *bytes, size_t size)
 	} else {
 		char digest[41];
 		sha1_hex(bytes, size, digest);
-		snprintf(path, sizeof path, "%scrash-%s", prefix, digest);
+		snprintf(path, sizeof path, "%s%s%s", prefix, kind, digest);
 	}
 	if (write_all(path, bytes, size) != 0) {
 		snprintf(line, sizeof line, "weft: cannot write the crash file %s: %s\n", path,

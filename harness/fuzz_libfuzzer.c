@@ -54,6 +54,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -210,6 +211,9 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
 
 /* -error_exitcode= (libFuzzer's status for a deadly signal): weft ends with it too */
 static int error_exit_code = 77;
+/* -timeout= and -timeout_exitcode= (libFuzzer's defaults): a hung execution ends so */
+static unsigned timeout_seconds = 1200;
+static int timeout_exit_code = 70;
 static int print_final_stats;     /* -print_final_stats=1 */
 static unsigned long long fuzz_inputs;   /* LLVMFuzzerTestOneInput calls: libFuzzer's runs */
 
@@ -217,9 +221,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	if (argc && argv) {
 		error_exit_code = weft_crash_file_options(*argc, *argv);
-		for (int i = 1; i < *argc; i++)
-			if (strcmp((*argv)[i], "-print_final_stats=1") == 0)
+		for (int i = 1; i < *argc; i++) {
+			const char *a = (*argv)[i];
+			if (strcmp(a, "-print_final_stats=1") == 0)
 				print_final_stats = 1;
+			else if (strncmp(a, "-timeout=", 9) == 0)
+				timeout_seconds = (unsigned)strtoul(a + 9, NULL, 10);
+			else if (strncmp(a, "-timeout_exitcode=", 18) == 0)
+				timeout_exit_code = atoi(a + 18);
+		}
 	}
 	feedback_setup();
 	mutator_setup();
@@ -323,14 +333,22 @@ static void print_stats(void)
 static void write_crash_file(void *ctx, const uint8_t *bytes, size_t size, int signal)
 {
 	(void)ctx;
+	if (signal == SIGALRM)   /* libFuzzer's lines for a timeout, which tools match */
+		fprintf(stderr, "ALARM: working on the last Unit for at least %u seconds\n"
+			"       and the timeout value is %u (use -timeout=N to change)\n",
+			timeout_seconds, timeout_seconds);
 	fputs("==weft== the execution that died, as an input that replays it:\n", stderr);
 	fflush(stderr);
 	if (bytes)   /* always known here: the input, or the mutator's recorder */
-		weft_crash_file_write(bytes, size);
+		weft_crash_file_write_as(signal == SIGALRM ? "timeout-" : "crash-", bytes, size);
+	if (signal == SIGALRM)
+		fprintf(stderr, "==weft== ERROR: libFuzzer: timeout after %u seconds\n"
+			"SUMMARY: libFuzzer: timeout\n", timeout_seconds);
 	if (print_final_stats)   /* libFuzzer's final stats are its death callback's, replaced */
 		fprintf(stderr, "stat::number_of_executed_units: %llu\n", fuzz_inputs);
+	fflush(stderr);
 	if (signal)
-		_exit(error_exit_code);
+		_exit(signal == SIGALRM ? timeout_exit_code : error_exit_code);
 }
 
 static void install_death_sink(weft_runner *r)
@@ -338,6 +356,7 @@ static void install_death_sink(weft_runner *r)
 #if !defined(__AFL_COMPILER)
 	if (LLVMFuzzerMutate) {
 		weft_runner_on_death(r, write_crash_file, NULL);
+		weft_runner_on_timeout(r, timeout_seconds);   /* libFuzzer's ignores the mutator */
 		return;
 	}
 #endif

@@ -321,6 +321,14 @@ static void watch_input(const weft_runner *r, const char *path)
 	alarm(watch.seconds);   /* 0 cancels: no limit */
 }
 
+/* The death hooks forget the runner first: a death at exit (LeakSanitizer, a
+ * destructor) must not read a freed one. */
+static void free_runner(weft_runner *r)
+{
+	weft_runner_on_death(NULL, NULL, NULL);
+	weft_runner_free(r);
+}
+
 struct replay_state {
 	weft_runner *runner;
 	weft_run_stats *stats;   /* --stats, else NULL */
@@ -647,13 +655,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "weft-replay: out of memory creating the runner\n");
 		return EXIT_BAD_USAGE;
 	}
-	weft_runner_report_on_death(st.runner);   /* ASan: weft's report after ASan's */
+	/* weft's report of a dying execution after ASan's, UBSan's or a signal's (SIGSEGV in
+	   the program: before the CRASH line); no sink: the input is already a file */
+	weft_runner_on_death(st.runner, NULL, NULL);
 	if (st.opt.simplify) {
 		int rc = first_path + 1 == argc ? simplify_file(&st, argv[first_path], st.opt.simplify)
 						: EXIT_BAD_USAGE;
 		if (first_path + 1 != argc)
 			fprintf(stderr, "weft-replay: --simplify takes exactly one input FILE\n");
-		weft_runner_free(st.runner);
+		free_runner(st.runner);
 		return rc;
 	}
 	/* a failure after other inputs is confirmed in a fresh process (weft/run.h) */
@@ -662,12 +672,12 @@ int main(int argc, char **argv)
 	if (st.opt.html && (first_path + 1 != argc || (stat(argv[first_path], &sb) == 0 &&
 						       S_ISDIR(sb.st_mode)))) {
 		fprintf(stderr, "weft-replay: --html takes exactly one input FILE\n");
-		weft_runner_free(st.runner);
+		free_runner(st.runner);
 		return EXIT_BAD_USAGE;
 	}
 	if (st.opt.stats && !(st.stats = weft_run_stats_new(weft_fuzz_target()))) {
 		fprintf(stderr, "weft-replay: out of memory\n");
-		weft_runner_free(st.runner);
+		free_runner(st.runner);
 		return EXIT_BAD_USAGE;
 	}
 	for (int i = first_path; i < argc; i++)
@@ -681,7 +691,7 @@ int main(int argc, char **argv)
 	char why[220] = "";
 	if (weft_runner_backend_why(st.runner))
 		snprintf(why, sizeof why, ": %s", weft_runner_backend_why(st.runner));
-	weft_runner_free(st.runner);
+	free_runner(st.runner);
 	fprintf(stderr, "weft-replay: %u inputs, %u with an unexpected verdict (expected: %s)\n",
 		st.runs, st.unexpected, st.opt.expect);
 	fprintf(stderr, "weft-replay: scheduler backend %s%s (WEFT_BACKEND=pthread|fiber)\n", backend,

@@ -9,7 +9,7 @@
  * mutator's recorder for a schedule it is sampling).  The harness says what a
  * reproducer becomes (a sink: libFuzzer's crash file, explore's input file).
  *
- * Three hooks, each process-wide by nature (one runner per process gets them,
+ * Four hooks, each process-wide by nature (one runner per process gets them,
  * the last weft_runner_on_death wins):
  *   - ASan's error report callback: weft's report right after ASan's;
  *   - the sanitizers' death callback (ASan and UBSan call it before they exit):
@@ -23,8 +23,15 @@
  *     sink ended the process).  Under ASan (libweft built with it), SIGSEGV,
  *     SIGBUS and SIGFPE are ASan's (its defaults handle them, print the stack
  *     and die through the death callback), so weft does not take them first.
+ *   - a timeout (weft_runner_on_timeout): at each SIGALRM, chained before the
+ *     previous handler, an execution that has run the time limit is a death:
+ *     the report and the reproducer (signal SIGALRM), then the process ends.
+ *     libFuzzer's own -timeout acts only inside LLVMFuzzerTestOneInput
+ *     (FuzzerLoop.cpp's AlarmCallback returns unless RunningUserCallback): an
+ *     execution the mutator samples that hangs hung the fuzzer for good.
  * The first death of the process wins; outside an execution every hook does
- * nothing of its own.  Weak references: without a sanitizer runtime the
+ * nothing of its own but one line from the death callback (our callback took
+ * libFuzzer's place, so its silence would hide that no reproducer exists).  Weak references: without a sanitizer runtime the
  * sanitizer hooks are absent, and only __sanitizer_ (common) and, under ASan,
  * __asan_ symbols are referenced, so OSS-Fuzz's check_mixed_sanitizers stays
  * happy (tests/ecosystem/oss_fuzz.sh).
@@ -34,6 +41,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "runner_internal.h"
 
@@ -94,8 +103,27 @@ static void on_asan_error(const char *asan_report)
 	reported = 1;
 }
 
+/*
+ * A sanitizer's death between executions (in the glue, the fuzzer's own code,
+ * a leak found at exit): no interleaving and no bytes of weft's to give, and
+ * our callback replaced libFuzzer's, so say so rather than end in silence.
+ */
+static void say_outside(void)
+{
+	static const char line[] =
+		"==weft== the process died outside an execution (between executions, in the "
+		"harness or at exit): weft has no interleaving to report and wrote no input "
+		"that replays it\n";
+	ssize_t w = write(STDERR_FILENO, line, sizeof line - 1);
+	(void)w;
+}
+
 static void on_sanitizer_death(void)
 {
+	if (!died && !runner_in_execution(dying)) {
+		say_outside();
+		return;
+	}
 	report_once("the sanitizer's report above");
 	leave_reproducer(0);
 }
@@ -167,6 +195,71 @@ static void install_signals(void)
 	for (unsigned i = 0; i < N_FATAL; i++)
 		if (!handling[i] && !sanitizer_takes(fatal[i]))
 			handling[i] = sigaction(fatal[i], &sa, &previous[i]) == 0;
+}
+
+/*
+ * A timeout: an execution still running `timeout_seconds` after the first
+ * SIGALRM tick that saw it (a loop without a switch point) dies here.  Ticks
+ * are whoever's timer sends SIGALRM (libFuzzer's -timeout: every timeout/2 + 1
+ * s); an execution is told from the next by the runner's execution count.
+ */
+static unsigned timeout_seconds;
+static struct sigaction previous_alarm;
+static struct {
+	bool valid;
+	uint64_t executions;
+	time_t since;   /* CLOCK_MONOTONIC seconds at the first tick that saw it */
+} tick;
+
+static bool hung(void)
+{
+	struct timespec now;
+	if (!timeout_seconds || died || !runner_in_execution(dying) ||
+	    clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
+		tick.valid = false;
+		return false;
+	}
+	uint64_t n = weft_runner_stats_get(dying).executions;
+	if (!tick.valid || tick.executions != n) {
+		tick.valid = true, tick.executions = n, tick.since = now.tv_sec;
+		return false;
+	}
+	return now.tv_sec - tick.since >= (time_t)timeout_seconds;
+}
+
+static void on_alarm(int sig, siginfo_t *info, void *context)
+{
+	if (hung()) {
+		report_once("a timeout: it ran longer than the time limit in a loop without a "
+			    "switch point, which weft cannot preempt");
+		leave_reproducer(SIGALRM);
+		_exit(1);   /* the sink did not end the process: the execution would hang on */
+	}
+	if (previous_alarm.sa_flags & SA_SIGINFO)
+		previous_alarm.sa_sigaction(sig, info, context);
+	else if (previous_alarm.sa_handler != SIG_IGN && previous_alarm.sa_handler != SIG_DFL)
+		previous_alarm.sa_handler(sig);
+	else if (previous_alarm.sa_handler == SIG_DFL) {   /* the default: the process ends */
+		sigaction(SIGALRM, &previous_alarm, NULL);
+		raise(SIGALRM);
+	}
+}
+
+void weft_runner_on_timeout(weft_runner *r, unsigned seconds)
+{
+	static bool installed;
+	dying = r;
+	timeout_seconds = seconds;
+	tick.valid = false;
+	if (installed || !seconds)
+		return;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	if (sigaction(SIGALRM, NULL, &sa) != 0)
+		return;
+	sa.sa_sigaction = on_alarm;   /* the previous handler's mask and SA_RESTART kept */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | (sa.sa_flags & SA_RESTART);
+	installed = sigaction(SIGALRM, &sa, &previous_alarm) == 0;
 }
 
 void weft_runner_report_on_death(weft_runner *r)

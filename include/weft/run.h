@@ -155,8 +155,9 @@ WEFT_API void weft_runner_report_on_death(weft_runner *runner);
  * process, on the thread that died, with the bytes of the execution in
  * progress (they replay it up to the death: the input itself, or the schedule
  * a mode was running, written so far; NULL when the mode running cannot
- * write them) and the signal that killed it (0: a sanitizer's error).  It may
- * end the process (write, then _exit).
+ * write them) and the signal that killed it (0: a sanitizer's error; SIGALRM:
+ * a timeout, weft_runner_on_timeout).  It may end the process (write, then
+ * _exit).
  */
 typedef void (*weft_death_sink)(void *ctx, const uint8_t *bytes, size_t size, int signal);
 /*
@@ -170,9 +171,26 @@ typedef void (*weft_death_sink)(void *ctx, const uint8_t *bytes, size_t size, in
  * chained to the previous handlers; under ASan, SIGSEGV, SIGBUS and SIGFPE are
  * left to ASan, which dies through the death callback.  Installs an alternate
  * signal stack on the calling thread if it has none.  One runner per process;
- * the last call wins.  Outside an execution nothing of weft's happens.
+ * the last call wins.  Outside an execution nothing of weft's happens but, for
+ * a sanitizer's death, one line saying there is no interleaving and no
+ * reproducer.  A NULL runner forgets the last one (call it before
+ * weft_runner_free if the process may die afterwards).
  */
 WEFT_API void weft_runner_on_death(weft_runner *runner, weft_death_sink sink, void *ctx);
+/*
+ * An execution of `runner` still running `seconds` after it was first seen (a
+ * loop without a switch point, which nothing of weft's can preempt) is a death
+ * (weft_runner_on_death): weft's report of the execution so far ("a timeout"),
+ * its bytes to the sink with signal SIGALRM, then the process ends (status 1
+ * if the sink did not end it).  Checked at every SIGALRM the process receives
+ * (libFuzzer's -timeout timer: every timeout/2 + 1 s), before the previous
+ * SIGALRM handler, which is then called as before; so a hang is caught
+ * `seconds` to `seconds` + one tick after it began.  Needed because
+ * libFuzzer's -timeout ignores what runs outside LLVMFuzzerTestOneInput (the
+ * structure-aware mutator's sampled runs).  0: off.  Wall-clock time decides
+ * only whether this fires.  One runner per process; the last call wins.
+ */
+WEFT_API void weft_runner_on_timeout(weft_runner *runner, unsigned seconds);
 /*
  * libFuzzer's artifact options, read from its command line
  * (-artifact_prefix=, -exact_artifact_path=, -error_exitcode=; the last of each
@@ -189,6 +207,9 @@ WEFT_API int weft_crash_file_options(int argc, char **argv);
  * Returns 0, or -1 when writing is off or failed (then says why on stderr).
  */
 WEFT_API int weft_crash_file_write(const uint8_t *bytes, size_t size);
+/* The same with another kind of artifact: "timeout-" (libFuzzer's names: crash-,
+ * timeout-, oom-, leak-), as ARTIFACT_PREFIX KIND SHA1. */
+WEFT_API int weft_crash_file_write_as(const char *kind, const uint8_t *bytes, size_t size);
 /* The same report as one JSON object (format: report/report_json.c). */
 WEFT_API void weft_runner_report_json(const weft_runner *runner, FILE *out);
 /*
