@@ -56,12 +56,8 @@
  * reads it down (one delayed commit, two preemptions;
  * corpus/peterson_tso/both-inside.assertion.bin).  -DWEFT_PETERSON_TSO_FIXED
  * as well: an mfence (a seq_cst fence) between the stores and the loads,
- * the textbook fix, which drains the buffer (peterson_tso_fixed).  It is a fix
- * for x86 only: under WEFT_MEMORY=c11 the release stores and one SC fence
- * still let both in (the R shape, allowed by C11 as R+lwsync+sync is by
- * POWER: thread 1 passes its fence first and reads flag[0] down, thread 0
- * reads thread 1's turn store, later in turn's modification order than its
- * own), and weft finds it (tests/correct_corpus.sh lists it as intended).
+ * the textbook fix, which drains the buffer (peterson_tso_fixed: x86 only; under
+ * c11 it fails, rightly: C11's R shape, see KNOWN in tests/correct_corpus.sh).
  */
 #include <stdlib.h>
 

@@ -584,14 +584,15 @@ static int64_t sb_dekker(void)
 	return 0;
 }
 
-/* Message passing reordered by PSO (two locations' buffers drain apart). */
+/* Message passing reordered by PSO (two locations' buffers drain apart): relaxed
+   stores (a release one is a StoreStore barrier under PSO). */
 static void *sb_mp_writer(void *arg)
 {
 	(void)arg;
-	weft_atomic_store_explicit(&xa, 1, REL);
+	weft_atomic_store_explicit(&xa, 1, RLX);
 	if (fixed)
 		weft_atomic_thread_fence(memory_order_seq_cst);
-	weft_atomic_store_explicit(&xb, 1, REL);
+	weft_atomic_store_explicit(&xb, 1, RLX);
 	return NULL;
 }
 static void *sb_mp_reader(void *arg)
