@@ -77,8 +77,8 @@ static unsigned slots_of(const search_explorer *x, const input_scenario *s)
 static int same_scenario(const input_scenario *a, const input_scenario *b)
 {
 	if (a->n_threads != b->n_threads || a->n_calls != b->n_calls ||
-	    memcmp(a->first_call, b->first_call, sizeof a->first_call) != 0)
-		return 0;
+	    memcmp(a->first_call, b->first_call, (a->n_threads + 1) * sizeof *a->first_call) != 0)
+		return 0;   /* past n_threads + 1, first_call is not kept (input_scenario_copy) */
 	for (unsigned i = 0; i < a->n_calls; i++)
 		if (a->calls[i].op != b->calls[i].op ||
 		    memcmp(a->calls[i].args, b->calls[i].args, sizeof a->calls[i].args) != 0)
@@ -96,7 +96,7 @@ static void next_scenario(search_explorer *x, search_explore_stats *st)
 		x->seen_total = 0;
 		x->seen_runs = 0;
 	}
-	x->previous = x->scenario;
+	input_scenario_copy(&x->previous, &x->scenario);
 }
 
 /* Per-thread switch points expected of the next execution; returns their sum. */
@@ -213,7 +213,7 @@ static int setup(search_explorer *x, const search_explore_options *o, char *mess
 	search_rng_seed(&x->bytes_rng, o->seed, 4);
 	memset(x->op_steps, 0, sizeof x->op_steps);
 	memset(x->op_calls, 0, sizeof x->op_calls);
-	memset(&x->previous, 0, sizeof x->previous);
+	input_scenario_clear(&x->previous);
 	x->seen_runs = 0;
 	x->last_was_stress = o->kind == SEARCH_EXPLORE_STRESS;
 	if (o->kind == SEARCH_EXPLORE_BYTES) {
