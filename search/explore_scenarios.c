@@ -39,7 +39,11 @@ static int64_t draw_arg(search_rng *rng, weft_range r)
 static void draw_raw(search_scenario_source *src, input_scenario *raw)
 {
 	const input_bounds *b = src->bounds;
-	input_scenario_clear(raw);   /* no plan, parts or data: the strategy decides */
+	/* no plan, parts or data: the strategy decides.  first_call is cleared whole:
+	   the decoder may end the threads sooner (a group owned elsewhere), and what
+	   it leaves of the draw past its count is compared by explore's
+	   same_scenario, as it always was */
+	input_scenario_clear(raw);
 	raw->n_threads = src->min_threads +
 			 (unsigned)search_rng_below(&src->rng, src->max_threads - src->min_threads + 1);
 	for (unsigned t = 0; t < raw->n_threads; t++) {
