@@ -135,7 +135,7 @@ static void learn(search_explorer *x, const search_steps *steps, int cut)
 	x->seen_runs++;
 	if (steps->total > x->seen_total)
 		x->seen_total = steps->total;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
+	for (unsigned t = 0; t < steps->n_thread; t++)   /* past it, steps->thread[] is 0 */
 		if (steps->thread[t] > x->seen_thread[t])
 			x->seen_thread[t] = steps->thread[t];
 	if (cut)

@@ -80,13 +80,9 @@ static inline uint64_t search_rng_below(search_rng *r, uint64_t bound)
 static inline unsigned search_rng_member(search_rng *r, sched_mask mask)
 {
 	unsigned k = (unsigned)search_rng_below(r, (uint64_t)sched_count(mask));
-	for (unsigned t = 0; t < SCHED_MASK_BITS; t++)
-		if (sched_has(mask, t)) {
-			if (k == 0)
-				return t;
-			k--;
-		}
-	return 0;
+	for (; k > 0 && mask; k--)
+		mask &= mask - 1;   /* drop the lowest: the k-th is then the lowest */
+	return mask ? sched_lowest(mask) : 0;
 }
 
 /*
