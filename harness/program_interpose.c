@@ -48,7 +48,8 @@
  * Not caught: the init/destroy calls (libweft calls the real ones from the
  * twins, which would recurse here; std::mutex and std::condition_variable
  * use static initialisers; a barrier's count is read from the real object),
- * semaphores, rwlock timed waits, clock_nanosleep.  _exit, _Exit and
+ * semaphores, rwlock timed waits, clock_nanosleep.  libc's generators
+ * (rand & co., below) are caught only to reset them lazily.  _exit, _Exit and
  * quick_exit are libweft's (runner/exit_guard.c: every executable, targets
  * too), not defined here.
  */
@@ -409,6 +410,54 @@ void abort(void)
 	typedef void (*fn)(void) __attribute__((noreturn));
 	REAL(fn, abort, NULL)();
 }
+
+/* ---- libc's pseudo-random generators: reset lazily ---- */
+
+/*
+ * Every function that reads or writes the hidden state of rand(), random() or
+ * drand48() (erand48, nrand48 and jrand48 too: they read lcong48's
+ * parameters) lets runner/program_env.c reset that state first if this
+ * execution has not yet, then is the real one: the program sees what the
+ * eager reset at the execution's start gave it, and one that never draws
+ * skips the reset (issue 33).  Anyone's call, managed or not, and weft's own.
+ */
+__attribute__((constructor)) static void generators_reset_lazily(void)
+{
+	weft_program_rand_lazy();
+}
+
+#define GENERATOR(ret, name, params, args)                                          \
+	INTERCEPTOR(ret, name, params);                                             \
+	ret name params                                                             \
+	{                                                                           \
+		weft_program_rand_touch();                                          \
+		typedef ret (*fn) params;                                           \
+		return REAL(fn, name, NULL) args;                                   \
+	}
+#define GENERATOR_VOID(name, params, args)                                          \
+	INTERCEPTOR(void, name, params);                                            \
+	void name params                                                            \
+	{                                                                           \
+		weft_program_rand_touch();                                          \
+		typedef void (*fn) params;                                          \
+		REAL(fn, name, NULL) args;                                          \
+	}
+
+GENERATOR(int, rand, (void), ())
+GENERATOR_VOID(srand, (unsigned seed), (seed))
+GENERATOR(long, random, (void), ())
+GENERATOR_VOID(srandom, (unsigned seed), (seed))
+GENERATOR(char *, initstate, (unsigned seed, char *state, size_t n), (seed, state, n))
+GENERATOR(char *, setstate, (char *state), (state))
+GENERATOR(double, drand48, (void), ())
+GENERATOR(double, erand48, (unsigned short x[3]), (x))
+GENERATOR(long, lrand48, (void), ())
+GENERATOR(long, nrand48, (unsigned short x[3]), (x))
+GENERATOR(long, mrand48, (void), ())
+GENERATOR(long, jrand48, (unsigned short x[3]), (x))
+GENERATOR_VOID(srand48, (long seed), (seed))
+GENERATOR(unsigned short *, seed48, (unsigned short seed[3]), (seed))
+GENERATOR_VOID(lcong48, (unsigned short param[7]), (param))
 
 /* ---- signal handlers run as nobody ---- */
 

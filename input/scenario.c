@@ -223,3 +223,41 @@ void input_scenario_decode(input_scenario *s, const weft_target *t,
 	s->first_plan[s->n_calls] = s->n_plan;
 	decode_parts(s, t, b, c);
 }
+
+/* n, but at most the capacity `cap` (a count past it would be a bug elsewhere: copy no more) */
+static size_t upto(unsigned n, size_t cap)
+{
+	return n < cap ? n : cap;
+}
+
+#define COPY_USED(field, n)                                                                  \
+	memcpy(dst->field, src->field,                                                       \
+	       upto(n, sizeof src->field / sizeof *src->field) * sizeof *src->field)
+
+void input_scenario_copy(input_scenario *dst, const input_scenario *src)
+{
+	if (dst == src)
+		return;
+	dst->n_threads = src->n_threads;
+	dst->n_calls = src->n_calls;
+	dst->n_plan = src->n_plan;
+	dst->n_init = src->n_init;
+	dst->n_post = src->n_post;
+	dst->n_data = src->n_data;
+	/* first_call whole (68 bytes): explore's same_scenario compares it whole */
+	memcpy(dst->first_call, src->first_call, sizeof src->first_call);
+	COPY_USED(calls, src->n_calls);
+	COPY_USED(first_plan, src->n_calls + 1);
+	COPY_USED(plan, src->n_plan);
+	COPY_USED(init, src->n_init);
+	COPY_USED(post, src->n_post);
+	COPY_USED(data, src->n_data);
+}
+
+void input_scenario_clear(input_scenario *s)
+{
+	s->n_threads = s->n_calls = s->n_plan = 0;
+	s->n_init = s->n_post = s->n_data = 0;
+	memset(s->first_call, 0, sizeof s->first_call);   /* 68 bytes, and copied whole */
+	s->first_plan[0] = 0;
+}

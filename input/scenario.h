@@ -111,6 +111,16 @@ typedef struct input_scenario {
 } input_scenario;
 
 input_bounds input_bounds_of(const weft_target *target);
+/*
+ * *dst = *src, but only the parts `src` uses (its counts say which): a
+ * scenario is ~22 KB of capacity and a few hundred bytes of content, and the
+ * runner takes one per execution.  What lies past the counts in `dst` is left
+ * as it was; nothing reads it (every reader goes by the counts), except
+ * first_call, copied whole (68 bytes): explore's same_scenario compares it whole.
+ */
+void input_scenario_copy(input_scenario *dst, const input_scenario *src);
+/* An empty scenario (no threads, calls, plan, parts or data; first_call all 0), cleared by its counts. */
+void input_scenario_clear(input_scenario *s);
 void input_scenario_decode(input_scenario *s, const weft_target *target,
 			     const input_bounds *b, input_choices *c);
 /*

@@ -17,33 +17,37 @@
  */
 #include "runner_internal.h"
 
+_Static_assert(SCHED_MAX_THREADS <= SCHED_MASK_BITS, "a thread set is a sched_mask");
+
 unsigned runner_count_blind(const sched_trace *t, unsigned *n_ops)
 {
-	bool open[SCHED_MAX_THREADS] = { false }, seen[SCHED_MAX_THREADS] = { false };
-	bool spawned[SCHED_MAX_THREADS] = { false }, acted[SCHED_MAX_THREADS] = { false };
+	/* sets of threads, not arrays: this runs after every execution, and four
+	   128-entry arrays to clear and scan cost more than a short trace */
+	sched_mask open = 0, seen = 0, spawned = 0, acted = 0;
 	unsigned ops = 0, blind = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const sched_event *e = &t->events[i];
 		unsigned th = e->thread;
 		if (th >= SCHED_MAX_THREADS)
 			continue;
+		sched_mask bit = sched_bit(th);
 		if (e->kind == SCHED_EV_OP_BEGIN) {
-			open[th] = true, seen[th] = false;
+			open |= bit;
+			seen &= ~bit;
 			ops++;
-		} else if (e->kind == SCHED_EV_OP_END && open[th]) {
-			blind += !seen[th];
-			open[th] = false;
+		} else if (e->kind == SCHED_EV_OP_END && (open & bit)) {
+			blind += !(seen & bit);
+			open &= ~bit;
 		} else if (e->kind < SCHED_EV_OP_BEGIN) {
-			seen[th] = acted[th] = true;
+			seen |= bit;
+			acted |= bit;
 			if (e->kind == WEFT_ACCESS_SPAWN && e->value < SCHED_MAX_THREADS)
-				spawned[e->value] = true;
+				spawned |= sched_bit((unsigned)e->value);
 		}
 	}
-	for (unsigned th = 0; th < SCHED_MAX_THREADS; th++) {
-		blind += open[th] && !seen[th];
-		ops += spawned[th];
-		blind += spawned[th] && !acted[th];
-	}
+	blind += sched_count(open & ~seen);
+	ops += sched_count(spawned);
+	blind += sched_count(spawned & ~acted);
 	*n_ops = ops;
 	return blind;
 }

@@ -19,12 +19,24 @@
  * pseudo-random generators (rand, random, drand48) back to a fresh process's
  * state: the program's globals are restored per execution, libc's are not.
  * Real entropy (getrandom, arc4random, /dev/urandom) is not caught.
+ *
+ * That reset is lazy when it can be (issue 33: seeding glibc's random() twice
+ * per execution was a third of a small program's execution, which mostly never
+ * draws).  The interposer (harness/program_interpose.c) defines every function
+ * that reads or writes the generators' hidden state and calls
+ * weft_program_rand_touch before forwarding; it says so at load
+ * (weft_program_rand_lazy).  Then the reset marks the state stale and the
+ * first such call in the execution, by anyone, reseeds first: every call sees
+ * what the eager reset would have left, and an execution that never draws pays
+ * nothing.  Without the interposer (a program built with <weft/dropin.h>
+ * alone), the reset is eager, as before.
  */
 #define _GNU_SOURCE
 #include "weft/program.h"
 
 #include <errno.h>
 #include <semaphore.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,17 +54,41 @@ static void sleep_setup(void)
 		sem_ready = sem_init(&never_posted, 0, 0) == 0;
 }
 
+static bool rand_lazy;    /* the interposer catches the generators: reset at first use */
+static bool rand_stale;   /* lazy, and this execution has not reset them yet */
+
+/* libc's generators as a fresh process has them, so a draw depends on this
+ * execution alone: rand() and random() as if srand(1) (C11 7.22.2.2; one state
+ * in glibc, both set), drand48() and its family at their documented initial
+ * state 0x1234ABCD330E, which srand48(0x1234ABCD) sets. */
+static void reset_generators(void)
+{
+	srand(1);
+	srandom(1);
+	srand48(0x1234ABCD);
+}
+
 void weft_program_env_reset(void)
 {
 	logical_ns = 0;
 	sleep_setup();
-	/* libc's generators as a fresh process has them, so a draw depends on this
-	 * execution alone: rand() and random() as if srand(1) (C11 7.22.2.2; one state
-	 * in glibc, both set), drand48() and its family at their documented initial
-	 * state 0x1234ABCD330E, which srand48(0x1234ABCD) sets. */
-	srand(1);
-	srandom(1);
-	srand48(0x1234ABCD);
+	if (__atomic_load_n(&rand_lazy, __ATOMIC_RELAXED))
+		__atomic_store_n(&rand_stale, true, __ATOMIC_RELAXED);
+	else
+		reset_generators();
+}
+
+void weft_program_rand_lazy(void)
+{
+	__atomic_store_n(&rand_lazy, true, __ATOMIC_RELAXED);
+}
+
+void weft_program_rand_touch(void)
+{
+	/* cleared first: the reset's own srand() comes back here through the interposer */
+	if (__atomic_load_n(&rand_stale, __ATOMIC_RELAXED) &&
+	    __atomic_exchange_n(&rand_stale, false, __ATOMIC_ACQ_REL))
+		reset_generators();
 }
 
 void weft_exit(int status)

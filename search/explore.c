@@ -32,6 +32,7 @@ struct search_explorer {
 	uint64_t op_steps[WEFT_MAX_TARGET_OPS], op_calls[WEFT_MAX_TARGET_OPS];
 	uint64_t seen_thread[SCHED_MAX_THREADS], seen_total;   /* this scenario's runs so far */
 	unsigned seen_runs;
+	unsigned seen_n;   /* seen_thread[] is 0 from here on: what a new scenario clears */
 };
 
 search_explorer *search_explorer_new(weft_runner *runner)
@@ -78,7 +79,7 @@ static int same_scenario(const input_scenario *a, const input_scenario *b)
 {
 	if (a->n_threads != b->n_threads || a->n_calls != b->n_calls ||
 	    memcmp(a->first_call, b->first_call, sizeof a->first_call) != 0)
-		return 0;
+		return 0;   /* the whole array: past n_threads + 1, the draw's own (see draw_raw) */
 	for (unsigned i = 0; i < a->n_calls; i++)
 		if (a->calls[i].op != b->calls[i].op ||
 		    memcmp(a->calls[i].args, b->calls[i].args, sizeof a->calls[i].args) != 0)
@@ -92,20 +93,24 @@ static void next_scenario(search_explorer *x, search_explore_stats *st)
 	search_scenario_draw(&x->source, &x->scenario);
 	st->scenarios++;
 	if (!same_scenario(&x->scenario, &x->previous)) {
-		memset(x->seen_thread, 0, sizeof x->seen_thread);
+		memset(x->seen_thread, 0, x->seen_n * sizeof *x->seen_thread);
+		x->seen_n = 0;
 		x->seen_total = 0;
 		x->seen_runs = 0;
 	}
-	x->previous = x->scenario;
+	input_scenario_copy(&x->previous, &x->scenario);
 }
 
-/* Per-thread switch points expected of the next execution; returns their sum. */
+/*
+ * Per-thread switch points expected of the next execution (the first
+ * slots_of entries: the strategies read no more); returns their sum.
+ */
 static uint64_t estimate(const search_explorer *x, uint64_t *per_thread)
 {
 	const input_scenario *s = &x->scenario;
 	unsigned n = slots_of(x, s);
 	uint64_t total = 0;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
+	for (unsigned t = 0; t < n; t++)
 		per_thread[t] = 0;
 	if (x->seen_runs > 0) {
 		for (unsigned t = 0; t < n; t++)
@@ -135,7 +140,9 @@ static void learn(search_explorer *x, const search_steps *steps, int cut)
 	x->seen_runs++;
 	if (steps->total > x->seen_total)
 		x->seen_total = steps->total;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
+	if (steps->n_thread > x->seen_n)
+		x->seen_n = steps->n_thread;
+	for (unsigned t = 0; t < steps->n_thread; t++)   /* past it, steps->thread[] is 0 */
 		if (steps->thread[t] > x->seen_thread[t])
 			x->seen_thread[t] = steps->thread[t];
 	if (cut)
@@ -213,7 +220,10 @@ static int setup(search_explorer *x, const search_explore_options *o, char *mess
 	search_rng_seed(&x->bytes_rng, o->seed, 4);
 	memset(x->op_steps, 0, sizeof x->op_steps);
 	memset(x->op_calls, 0, sizeof x->op_calls);
-	memset(&x->previous, 0, sizeof x->previous);
+	input_scenario_clear(&x->previous);
+	memset(x->seen_thread, 0, sizeof x->seen_thread);
+	x->seen_n = 0;
+	x->seen_total = 0;
 	x->seen_runs = 0;
 	x->last_was_stress = o->kind == SEARCH_EXPLORE_STRESS;
 	if (o->kind == SEARCH_EXPLORE_BYTES) {

@@ -39,14 +39,20 @@ static int64_t draw_arg(search_rng *rng, weft_range r)
 static void draw_raw(search_scenario_source *src, input_scenario *raw)
 {
 	const input_bounds *b = src->bounds;
-	memset(raw, 0, sizeof *raw);
+	/* no plan, parts or data: the strategy decides.  first_call is cleared whole:
+	   the decoder may end the threads sooner (a group owned elsewhere), and what
+	   it leaves of the draw past its count is compared by explore's
+	   same_scenario, as it always was */
+	input_scenario_clear(raw);
 	raw->n_threads = src->min_threads +
 			 (unsigned)search_rng_below(&src->rng, src->max_threads - src->min_threads + 1);
 	for (unsigned t = 0; t < raw->n_threads; t++) {
 		raw->first_call[t] = raw->n_calls;
 		unsigned ops = 1 + (unsigned)search_rng_below(&src->rng, src->max_ops);
 		for (unsigned i = 0; i < ops; i++) {
+			raw->first_plan[raw->n_calls] = 0;
 			weft_op_record *call = &raw->calls[raw->n_calls++];
+			memset(call, 0, sizeof *call);
 			call->thread = t;
 			call->op = b->thread_ops[search_rng_below(&src->rng, b->n_thread_ops)];
 			const weft_op *op = &src->target->ops[call->op];
@@ -56,6 +62,7 @@ static void draw_raw(search_scenario_source *src, input_scenario *raw)
 		}
 	}
 	raw->first_call[raw->n_threads] = raw->n_calls;
+	raw->first_plan[raw->n_calls] = 0;
 }
 
 void search_scenario_draw(search_scenario_source *src, input_scenario *s)

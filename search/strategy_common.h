@@ -80,13 +80,9 @@ static inline uint64_t search_rng_below(search_rng *r, uint64_t bound)
 static inline unsigned search_rng_member(search_rng *r, sched_mask mask)
 {
 	unsigned k = (unsigned)search_rng_below(r, (uint64_t)sched_count(mask));
-	for (unsigned t = 0; t < SCHED_MASK_BITS; t++)
-		if (sched_has(mask, t)) {
-			if (k == 0)
-				return t;
-			k--;
-		}
-	return 0;
+	for (; k > 0 && mask; k--)
+		mask &= mask - 1;   /* drop the lowest: the k-th is then the lowest */
+	return mask ? sched_lowest(mask) : 0;
 }
 
 /*
@@ -100,11 +96,32 @@ typedef struct search_steps {
 	uint64_t last[SCHED_MAX_THREADS];            /* the step of its call last seen */
 	uint64_t seen_epoch[SCHED_MAX_THREADS];      /* the execution's change count then */
 	uint64_t quiet[SCHED_MAX_THREADS];           /* switch points since memory last changed */
+	/* per-thread entries from n_thread on, and call[] from n_call on, are 0: what
+	   search_steps_restart clears (an execution touches a few of 128 threads) */
+	unsigned n_thread, n_call;
 } search_steps;
 
+/* All zero; for a struct never used (or not known to be zero past its marks). */
 static inline void search_steps_reset(search_steps *c)
 {
 	memset(c, 0, sizeof *c);
+}
+
+/*
+ * The same, for one that only search_steps_next has written since its reset:
+ * clears what the execution used, not the 5 KB of capacity (every reader
+ * still sees zeros everywhere, so nothing else changes).
+ */
+static inline void search_steps_restart(search_steps *c)
+{
+	size_t nt = c->n_thread * sizeof(uint64_t);
+	c->total = 0;
+	memset(c->thread, 0, nt);
+	memset(c->last, 0, nt);
+	memset(c->seen_epoch, 0, nt);
+	memset(c->quiet, 0, nt);
+	memset(c->call, 0, c->n_call * sizeof(uint64_t));
+	c->n_thread = c->n_call = 0;
 }
 
 /* The switch point being decided: `thread` is at `step` of its call (pick's arguments). */
@@ -131,6 +148,10 @@ static inline uint64_t search_steps_next(search_steps *c, unsigned thread, uint3
 {
 	if (thread >= SCHED_MAX_THREADS)
 		return step + 1;
+	if (thread >= c->n_thread)
+		c->n_thread = thread + 1;
+	if (call < INPUT_MAX_CALLS && call >= c->n_call)
+		c->n_call = call + 1;
 	uint64_t passed = step >= c->last[thread] ? step - c->last[thread] : step;
 	c->last[thread] = step;
 	c->total += passed;

@@ -70,7 +70,7 @@ void search_pct_init(search_pct *p, uint64_t seed, unsigned depth)
 void search_pct_start(search_pct *p, unsigned n_slots, uint64_t k)
 {
 	unsigned d = p->depth;
-	search_steps_reset(&p->steps);
+	search_steps_restart(&p->steps);
 	p->n_slots = n_slots > SCHED_MAX_THREADS ? SCHED_MAX_THREADS : n_slots;
 	p->k = k < 1 ? 1 : k;
 	/* priorities d .. d+n-1 in a random order (Fisher-Yates) */

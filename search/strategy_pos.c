@@ -83,7 +83,7 @@ void search_pos_init(search_pos *p, uint64_t seed)
 
 void search_pos_start(search_pos *p)
 {
-	search_steps_reset(&p->steps);
+	search_steps_restart(&p->steps);
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
 		p->prio[t] = search_rng_next(&p->rng);
 	p->seen = 0;

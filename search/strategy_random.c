@@ -34,7 +34,7 @@ void search_random_walk_init(search_random_walk *w, uint64_t seed)
 
 void search_random_walk_start(search_random_walk *w)
 {
-	search_steps_reset(&w->steps);
+	search_steps_restart(&w->steps);
 }
 
 sched_strategy search_random_walk_strategy(search_random_walk *w)

@@ -73,7 +73,7 @@ void search_uniform_init(search_uniform *u, uint64_t seed)
 
 void search_uniform_start(search_uniform *u, const uint64_t *estimate, unsigned n_slots)
 {
-	search_steps_reset(&u->steps);
+	search_steps_restart(&u->steps);
 	u->committed = 0;
 	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
 		u->estimate[t] = t < n_slots && estimate[t] ? estimate[t] : 1;

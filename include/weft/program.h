@@ -68,8 +68,14 @@ WEFT_API int weft_gettimeofday(struct timeval *now, void *zone);
 WEFT_API FILE *weft_program_stdout(void);
 WEFT_API int weft_program_puts(const char *s);
 /* The glue (harness/program_main.c) at the start of every execution: clock to the epoch,
- * rand()/random()/drand48() to a fresh process's state. */
+ * rand()/random()/drand48() to a fresh process's state (at once, or at their first
+ * call in the execution once weft_program_rand_lazy was called). */
 WEFT_API void weft_program_env_reset(void);
+/* The interposer (harness/program_interpose.c), which catches every call of libc's
+ * generators, at load: reset them at their first call, not at every execution's start. */
+WEFT_API void weft_program_rand_lazy(void);
+/* The interposer, before it forwards a call of rand & co.: the reset, if one is due. */
+WEFT_API void weft_program_rand_touch(void);
 
 #ifdef __cplusplus
 }
