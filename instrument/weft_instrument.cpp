@@ -14,8 +14,12 @@
  * where `site` is a private per-instruction constant descriptor built here
  * (weft_access_site: file basename, line, column, function, kind, size, memory
  * order) so that site ids come from source locations, never from addresses.
- * Without debug info the line is the instruction's index in its function and
- * the file its function's name.  `value` is the value a store writes (a pointer:
+ * The location is the user's: functions of system headers are inlined into the
+ * user's first and the access's inlinedAt chain walked to the user's frame
+ * (weft_sites.cpp, issue 32).  The descriptors live in section weft_sites, not
+ * .data, which a whole program restores before every execution (the cached
+ * ids would be lost).  Without debug info the line is the instruction's index
+ * in its function and the file its function's name.  `value` is the value a store writes (a pointer:
  * 1 if non-NULL), 0 otherwise.  Before every call to free() or a C++ operator
  * delete, the runtime is told the block is gone (weft_impl_free_at, with a site:
  * the race check takes it as a write of the block), so that a reused address
