@@ -65,10 +65,12 @@ bool is_system(const DIFile *file)
 		return false;
 	std::string path = full_path(file);
 	StringRef p(path);
-	for (StringRef root : {"/usr/include/", "/usr/lib/", "/usr/local/include/"})
-		if (p.startswith(root))
-			return true;
-	for (StringRef part : {"/c++/", "/bits/", "/lib/gcc/", "/lib/clang/"})
+	if (p.startswith("/usr/lib/"))
+		return true;
+	/* contained, not a prefix: a cross toolchain's sysroot, a GCC or libc++ in /opt;
+	   never a bare "/c++/" or "/bits/", which a user's own directories may be named */
+	for (StringRef part : {"/usr/include/", "/usr/local/include/", "/include/c++/", "/lib/gcc/",
+			       "/lib/clang/"})
 		if (p.contains(part))
 			return true;
 	return false;

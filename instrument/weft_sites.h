@@ -3,11 +3,13 @@
  * user's source line and function, not a system header's (issue 32 item 3).
  * Implemented in weft_sites.cpp; used by weft_instrument.cpp.
  *
- * A "system" file is one the user did not write: an absolute path (after
- * removing `..`) under /usr/include, /usr/lib or /usr/local/include, or one
- * containing /c++/, /bits/, /lib/gcc/ or /lib/clang/ (libstdc++, glibc's
- * internals, the compilers' resource headers: <stdatomic.h>, <atomic>).  A
- * header in the user's own tree, however it is included, is the user's.
+ * A "system" file is one the user did not write: its absolute path (after
+ * removing `..`) starts with /usr/lib/ or contains /usr/include/,
+ * /usr/local/include/, /include/c++/, /lib/gcc/ or /lib/clang/ (glibc's and
+ * libstdc++'s headers, <bits/...> among them, header-only libraries installed
+ * under /usr/local, the compilers' resource headers: <stdatomic.h>).  A header
+ * in the user's own tree, however it is included, is the user's: a directory
+ * of the user's named c++ or bits is not taken for a system one.
  */
 #ifndef WEFT_INSTRUMENT_SITES_H
 #define WEFT_INSTRUMENT_SITES_H
