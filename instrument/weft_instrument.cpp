@@ -14,8 +14,12 @@
  * where `site` is a private per-instruction constant descriptor built here
  * (weft_access_site: file basename, line, column, function, kind, size, memory
  * order) so that site ids come from source locations, never from addresses.
- * Without debug info the line is the instruction's index in its function and
- * the file its function's name.  `value` is the value a store writes (a pointer:
+ * The location is the user's: functions of system headers are inlined into the
+ * user's first and the access's inlinedAt chain walked to the user's frame
+ * (weft_sites.cpp, issue 32).  The descriptors live in section weft_sites, not
+ * .data, which a whole program restores before every execution (the cached
+ * ids would be lost).  Without debug info the line is the instruction's index
+ * in its function and the file its function's name.  `value` is the value a store writes (a pointer:
  * 1 if non-NULL), 0 otherwise.  Before every call to free() or a C++ operator
  * delete, the runtime is told the block is gone (weft_impl_free_at, with a site:
  * the race check takes it as a write of the block), so that a reused address
@@ -68,8 +72,8 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "weft_sites.h"
 
 #include <map>
 #include <string>
@@ -90,6 +94,10 @@ constexpr unsigned kFlagRmwOther = 2;  /* an atomicrmw weft has no kind for (min
 constexpr unsigned kFlagFree = 4;      /* free() or delete: the site of weft_impl_free_at */
 constexpr unsigned kFlagGlobal = 8;    /* a global, or memory a global points to: shared from
 					  its first access (scheduler/access.c) */
+
+/* The section of the site descriptors (a C identifier: the linker keeps it and
+   defines __start_/__stop_ for it; weft_program_cc.sh leaves it alone). */
+constexpr const char *kSiteSection = "weft_sites";
 
 unsigned c_order(AtomicOrdering o)
 {
@@ -315,25 +323,26 @@ Constant *Instrumenter::string(const std::string &s)
 /* The per-site descriptor: source location if there is debug info, else function + index. */
 Constant *Instrumenter::site(const Access &a, Function &f, unsigned index)
 {
-	std::string file = f.getName().str();
-	unsigned line = index, column = 0;
-	if (const DILocation *loc = a.inst->getDebugLoc().get()) {
-		file = sys::path::filename(loc->getFilename()).str();
-		line = loc->getLine();
-		column = loc->getColumn();
-	}
+	weft_sites::Where at{f.getName().str(), index, 0, weft_sites::readable(f.getName())};
+	if (const DILocation *loc = a.inst->getDebugLoc().get())
+		at = weft_sites::user_frame(loc);   /* the user's line, not a system header's */
 	Type *i32 = Type::getInt32Ty(ctx_);
 	Type *i8 = Type::getInt8Ty(ctx_);
 	uint64_t size = a.type ? dl_.getTypeStoreSize(a.type).getFixedSize() : 0;   /* 0: a range */
 	Constant *ws = ConstantStruct::get(cast<StructType>(site_type_->getElementType(0)),
-					   {string(file), ConstantInt::get(i32, line),
+					   {string(at.file), ConstantInt::get(i32, at.line),
 					    ConstantInt::get(i32, a.kind), ConstantInt::get(i32, 0)});
 	Constant *init = ConstantStruct::get(site_type_,
-		{ws, ConstantInt::get(i32, column),
+		{ws, ConstantInt::get(i32, at.column),
 		 ConstantInt::get(Type::getInt16Ty(ctx_), size > 0xffff ? 0xffff : size),
-		 ConstantInt::get(i8, a.order), ConstantInt::get(i8, a.flags), string(f.getName().str())});
+		 ConstantInt::get(i8, a.order), ConstantInt::get(i8, a.flags), string(at.function)});
 	/* not constant: libweft caches the site id in it (weft_site.id) */
-	return new GlobalVariable(m_, site_type_, false, GlobalValue::PrivateLinkage, init, "weft.site");
+	auto *g = new GlobalVariable(m_, site_type_, false, GlobalValue::PrivateLinkage, init,
+				     "weft.site");
+	/* not .data either: a whole program's .data is restored before every execution
+	   (cmake/weft_program_cc.sh), which would wipe the cached ids every time */
+	g->setSection(kSiteSection);
+	return g;
 }
 
 /* The stored value as the trace records it: integers zero-extended, pointers as 0/1. */
@@ -571,7 +580,8 @@ bool Instrumenter::run()
 		mark->setInitializer(ConstantInt::get(i8, 1));
 		mark->setLinkage(GlobalValue::WeakAnyLinkage);
 	}
-	bool changed = false;
+	/* system headers' functions into the user's, so that sites name the user's lines */
+	bool changed = weft_sites::inline_system_calls(m_);
 	for (Function &f : m_)
 		changed |= instrument(f);
 	return changed;
