@@ -193,8 +193,13 @@ checkpoint() {  # checkpoint STAGE: test hook (tests/campaign_kill.sh) to stop a
 	await "$spawned"
 }
 put() {  # put FILE: stdin into FILE by write-then-rename (never a half-written FILE)
-	{ cat > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"; } 2> /dev/null && return 0
+	{ cat > "$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"; } 2> /dev/null
+	p_rc=$?
+	[ "$p_rc" -eq 0 ] && return 0
 	rm -f "$1.tmp.$$"
+	# cat or mv ended by a signal (a Ctrl-C reaches the whole group): not a failed write,
+	# the caller stops and the next session does it again
+	[ "$p_rc" -gt 128 ] && return 1
 	write_failed "$1"
 }
 write_failed() {  # write_failed FILE: the session stops (USR1 reaches the main shell from subshells)
@@ -357,12 +362,13 @@ triage_one() {  # triage_one CRASH: its failure (new or known), then its marker
 	# A replay a Ctrl-C reached (it shares the terminal's group) says nothing: retry later.
 	[ "$signals" = "$s0" ] || return 1
 	case $rc in
-	0)	symptom=$(sed -n 1p "$tmp/symptom")
+	0)	# sed ended by a Ctrl-C (it is in the campaign's group) reads nothing: retry later
+		symptom=$(sed -n 1p "$tmp/symptom") || return 1
 		case $symptom in
 		'died: '*) kind=$(echo "$symptom" | sed 's/^died: \([^ ]*\).*/\1/; s/[^a-zA-Z0-9_-]/-/g') ;;
 		*) kind=${symptom%%:*} ;;
 		esac
-		[ -n "$symptom" ] || { write_failed "$tmp/symptom"; return 1; } ;;
+		[ -n "$symptom" ] || { [ "$signals" = "$s0" ] && write_failed "$tmp/symptom"; return 1; } ;;
 	1)	# does not fail when replayed in a fresh process: kept apart, one entry per file
 		kind=unreproducible symptom="unreproducible $(basename "$crash")"
 		reason="replayed in a fresh process, it $("$replay" --quiet --expect=fail --complexity "$crash" 2>/dev/null |
