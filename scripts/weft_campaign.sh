@@ -373,7 +373,8 @@ triage_one() {  # triage_one CRASH: its failure (new or known), then its marker
 		kind=unreproducible symptom="unreproducible $(basename "$crash")"
 		reason="replayed in a fresh process, it $("$replay" --quiet --expect=fail --complexity "$crash" 2>/dev/null |
 			awk '{ sub(/^\([^)]*\) /, ""); print "gives the verdict " $1; exit }')"
-		[ "$reason" != "replayed in a fresh process, it " ] || reason="does not fail when replayed" ;;
+		[ "$reason" != "replayed in a fresh process, it " ] || reason="does not fail when replayed"
+		[ "$signals" = "$s0" ] || return 1 ;;   # that replay a Ctrl-C ended proves nothing
 	124|137)	kind=timeout symptom="timeout: the replay ran over $((3 * timeout + 10)) s" ;;
 	3)	write_failed "$tmp (the replay's output was lost)"; return 1 ;;
 	*)	cat "$tmp/replay.err" >&2; return 1 ;;
