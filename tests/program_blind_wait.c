@@ -39,3 +39,9 @@ int main(void)
 	pthread_join(w, NULL);
 	return 0;
 }
+
+
+/*
+ * A program, not a test: tests/replay_timeout_batch.sh runs it and fails unless every
+ * input of a batch gets its line, the ones that hang the timeout verdict.
+ */

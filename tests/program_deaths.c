@@ -68,3 +68,9 @@ int main(void)
 	free(buffer);
 	return 0;
 }
+
+
+/*
+ * A program, not a test: tests/program_deaths.sh and tests/replay_deaths.sh runs it and
+ * fails unless each way of dying gives its verdict and weft's report.
+ */

@@ -13,3 +13,9 @@ int drift_session_open(void)
 {
 	return next_session++;
 }
+
+
+/*
+ * A program, not a test: tests/program_fresh.sh (through tests/program_drift.c) runs it
+ * and fails unless the drifting failure is reported as nondeterministic.
+ */

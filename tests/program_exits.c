@@ -44,3 +44,9 @@ int main(void)
 	pthread_join(t, NULL);
 	return 0;
 }
+
+
+/*
+ * A program, not a test: tests/program_exits.sh runs it and fails unless each exit call
+ * ends the execution with its verdict, never the process.
+ */

@@ -39,3 +39,9 @@ int main(void)
 	pthread_join(t, NULL);
 	return 0;
 }
+
+
+/*
+ * A program, not a test: tests/fuzz_timeout.sh runs it and fails unless the hang ends with
+ * weft's report and a timeout file that hangs again.
+ */

@@ -33,3 +33,8 @@ int main(void)
 	pthread_join(b, NULL);
 	return 0;
 }
+
+/*
+ * A program, not a test: tests/program_sites.sh runs it and fails unless the race in the
+ * user header's helper is reported at that header's line.
+ */

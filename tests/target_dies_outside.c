@@ -40,3 +40,8 @@ static const weft_target dies_outside = {
 	.max_threads = 2, .max_ops_per_thread = 2,
 };
 WEFT_FUZZ_TARGET(dies_outside)
+
+/*
+ * A program, not a test: tests/death_outside.sh runs it and fails unless a death outside
+ * an execution prints that line and writes no crash file.
+ */

@@ -31,3 +31,9 @@ void tally_add(struct tally *t, long n)
 	pthread_mutex_unlock(&lock);
 #endif
 }
+
+/*
+ * A program, not a test: tests/ecosystem/weft_cc.sh (the project's Makefile builds it)
+ * runs it and fails unless the planted lost update is found and replayed at this file's
+ * lines.
+ */
