@@ -78,26 +78,6 @@ static void note(death_record *d, unsigned thread, uint32_t call, uint64_t step,
 		d->lost++;
 }
 
-/*
- * List a program's threads up to `thread`, as search_dfs_plan does
- * (input/scenario.c: a program's thread k > 0 is one call of operation 1, the
- * spawned thread's body, whose control bytes are its preemptions): a thread the
- * scenario does not list has no schedule, and its switches would be lost.
- */
-static void list_program_threads(input_scenario *s, unsigned thread)
-{
-	while (s->n_threads <= thread && s->n_threads < WEFT_MAX_THREADS &&
-	       s->n_calls < INPUT_MAX_CALLS) {
-		weft_op_record *rec = &s->calls[s->n_calls];
-		memset(rec, 0, sizeof *rec);
-		rec->thread = s->n_threads;
-		rec->op = 1;
-		rec->pending = 1;
-		s->first_call[s->n_threads++] = s->n_calls++;
-		s->first_call[s->n_threads] = s->n_calls;
-	}
-}
-
 /* The call each heard switch belongs to, in s (listing program threads). */
 static void resolve_calls(death_record *d, input_scenario *s, uint32_t *call)
 {
@@ -105,7 +85,7 @@ static void resolve_calls(death_record *d, input_scenario *s, uint32_t *call)
 		const death_entry *e = &d->rec[i];
 		call[i] = e->call;
 		if (call[i] == INPUT_NO_CALL && runner_bounds(d->run)->program) {
-			list_program_threads(s, e->thread);
+			input_scenario_list_program_threads(s, e->thread);
 			if (e->thread < s->n_threads)
 				call[i] = s->first_call[e->thread];
 		}

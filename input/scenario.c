@@ -261,3 +261,17 @@ void input_scenario_clear(input_scenario *s)
 	memset(s->first_call, 0, sizeof s->first_call);   /* 68 bytes, and copied whole */
 	s->first_plan[0] = 0;
 }
+
+void input_scenario_list_program_threads(input_scenario *s, unsigned thread)
+{
+	while (s->n_threads <= thread && s->n_threads < WEFT_MAX_THREADS &&
+	       s->n_calls < INPUT_MAX_CALLS) {
+		weft_op_record *rec = &s->calls[s->n_calls];
+		memset(rec, 0, sizeof *rec);
+		rec->thread = s->n_threads;
+		rec->op = 1;
+		rec->pending = 1;
+		s->first_call[s->n_threads++] = s->n_calls++;
+		s->first_call[s->n_threads] = s->n_calls;
+	}
+}

@@ -121,6 +121,15 @@ input_bounds input_bounds_of(const weft_target *target);
 void input_scenario_copy(input_scenario *dst, const input_scenario *src);
 /* An empty scenario (no threads, calls, plan, parts or data; first_call all 0), cleared by its counts. */
 void input_scenario_clear(input_scenario *s);
+/*
+ * List a program's threads up to `thread` (a program's thread k > 0 is one
+ * call of operation 1, the spawned thread's body, whose control bytes are its
+ * preemptions).  A thread the scenario does not list has no schedule
+ * (INPUT_NO_CALL): the writers of a program's input (search_dfs_plan,
+ * harness/death_record.c) list every thread that switched, or its preemptions
+ * would be dropped and the input replay another interleaving.
+ */
+void input_scenario_list_program_threads(input_scenario *s, unsigned thread);
 void input_scenario_decode(input_scenario *s, const weft_target *target,
 			     const input_bounds *b, input_choices *c);
 /*

@@ -624,27 +624,6 @@ const search_dfs_execution *search_dfs_last(const search_dfs *d)
 	return &d->last;
 }
 
-/*
- * List a program's threads up to `thread` (input/scenario.c: a program's thread
- * k > 0 is one call of operation 1, the spawned thread's body, whose control
- * bytes are its preemptions).  A thread the input does not list has no
- * schedule (INPUT_NO_CALL), so without this its preemptions were dropped and
- * the written input replayed another interleaving.
- */
-static void list_program_threads(input_scenario *s, unsigned thread)
-{
-	while (s->n_threads <= thread && s->n_threads < WEFT_MAX_THREADS &&
-	       s->n_calls < INPUT_MAX_CALLS) {
-		weft_op_record *rec = &s->calls[s->n_calls];
-		memset(rec, 0, sizeof *rec);
-		rec->thread = s->n_threads;
-		rec->op = 1;
-		rec->pending = 1;
-		s->first_call[s->n_threads++] = s->n_calls++;
-		s->first_call[s->n_threads] = s->n_calls;
-	}
-}
-
 void search_dfs_plan(const search_dfs_execution *e, input_scenario *s)
 {
 	uint32_t call[INPUT_MAX_PREEMPTIONS];
@@ -652,7 +631,7 @@ void search_dfs_plan(const search_dfs_execution *e, input_scenario *s)
 		unsigned t = e->preempted_thread[i];
 		call[i] = e->preempted_call[i];
 		if (call[i] == INPUT_NO_CALL && t < WEFT_MAX_THREADS) {
-			list_program_threads(s, t);
+			input_scenario_list_program_threads(s, t);
 			if (t < s->n_threads)
 				call[i] = s->first_call[t];
 		}
