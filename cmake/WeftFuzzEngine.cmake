@@ -58,8 +58,17 @@ function(weft_fuzz_engine_link target)
     target_link_libraries(${target} PRIVATE ${engine})
     set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
   else()
-    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
     target_link_options(${target} PRIVATE -fsanitize=fuzzer)
+  endif()
+  weft_fuzz_engine_compile(${target})
+endfunction()
+
+# weft_fuzz_engine_compile(TARGET): TARGET's sources (an executable's, or an
+# object library linked into fuzz binaries) get the engine's coverage flags.
+# With $LIB_FUZZING_ENGINE the flags come from $CFLAGS, which reach every file.
+function(weft_fuzz_engine_compile target)
+  if(NOT weft_engine_given)
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
   endif()
 endfunction()
 
