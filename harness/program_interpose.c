@@ -47,8 +47,8 @@
  *
  * Not caught: the init/destroy calls (libweft calls the real ones from the
  * twins, which would recurse here; std::mutex and std::condition_variable
- * use static initialisers; a barrier's count is read from the real object),
- * semaphores, rwlock timed waits, clock_nanosleep.  libc's generators
+ * use static initialisers; a barrier's count and a semaphore's value are read
+ * from the real object), rwlock timed waits, clock_nanosleep.  libc's generators
  * (rand & co., below) are caught only to reset them lazily.  _exit, _Exit and
  * quick_exit are libweft's (runner/exit_guard.c: every executable, targets
  * too), not defined here.
@@ -57,6 +57,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -116,6 +117,7 @@ INTERCEPTOR(void, pthread_exit, (void *));
 INTERCEPTOR(pthread_t, pthread_self, (void));
 INTERCEPTOR(int, pthread_mutex_lock, (pthread_mutex_t *));
 INTERCEPTOR(int, pthread_mutex_trylock, (pthread_mutex_t *));
+INTERCEPTOR(int, pthread_mutex_timedlock, (pthread_mutex_t *, const struct timespec *));
 INTERCEPTOR(int, pthread_mutex_unlock, (pthread_mutex_t *));
 INTERCEPTOR(int, pthread_cond_wait, (pthread_cond_t *, pthread_mutex_t *));
 INTERCEPTOR(int, pthread_cond_timedwait, (pthread_cond_t *, pthread_mutex_t *,
@@ -132,6 +134,12 @@ INTERCEPTOR(int, pthread_spin_lock, (pthread_spinlock_t *));
 INTERCEPTOR(int, pthread_spin_trylock, (pthread_spinlock_t *));
 INTERCEPTOR(int, pthread_spin_unlock, (pthread_spinlock_t *));
 INTERCEPTOR(int, pthread_once, (pthread_once_t *, void (*)(void)));
+INTERCEPTOR(int, sem_wait, (sem_t *));
+INTERCEPTOR(int, sem_trywait, (sem_t *));
+INTERCEPTOR(int, sem_timedwait, (sem_t *, const struct timespec *));
+INTERCEPTOR(int, sem_clockwait, (sem_t *, clockid_t, const struct timespec *));
+INTERCEPTOR(int, sem_post, (sem_t *));
+INTERCEPTOR(int, sem_getvalue, (sem_t *, int *));
 INTERCEPTOR(int, sched_yield, (void));
 INTERCEPTOR(unsigned, sleep, (unsigned));
 INTERCEPTOR(int, usleep, (useconds_t));
@@ -221,6 +229,14 @@ int pthread_mutex_trylock(pthread_mutex_t *m)
 	if (weft_impl_current)
 		return weft_mutex_trylock_at(m, SITE(pthread_mutex_trylock, WEFT_ACCESS_TRYLOCK));
 	return REAL(mutex_fn, pthread_mutex_trylock, NULL)(m);
+}
+
+int pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec *restrict abstime)
+{
+	if (weft_impl_current)
+		return weft_mutex_timedlock_at(m, abstime, SITE(pthread_mutex_timedlock, WEFT_ACCESS_TRYLOCK));
+	typedef int (*fn)(pthread_mutex_t *, const struct timespec *);
+	return REAL(fn, pthread_mutex_timedlock, NULL)(m, abstime);
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *m)
@@ -338,6 +354,62 @@ int pthread_once(pthread_once_t *once, void (*routine)(void))
 		return weft_once_at(once, routine, SITE(pthread_once, WEFT_ACCESS_ONCE));
 	typedef int (*fn)(pthread_once_t *, void (*)(void));
 	return REAL(fn, pthread_once, NULL)(once, routine);
+}
+
+/*
+ * ---- semaphores (sem_init and sem_destroy stay libc's: weft's record of a
+ * semaphore takes its value from the real object at its first use in an
+ * execution, scheduler/sync.c) ----
+ * A timed wait's deadline is not read: whether it times out is the input's
+ * choice, as for pthread_cond_timedwait.
+ */
+
+int sem_wait(sem_t *s)
+{
+	if (weft_impl_current)
+		return weft_sem_wait_at(s, 0, SITE(sem_wait, WEFT_ACCESS_SEM_WAIT));
+	typedef int (*fn)(sem_t *);
+	return REAL(fn, sem_wait, NULL)(s);
+}
+
+int sem_trywait(sem_t *s)
+{
+	if (weft_impl_current)
+		return weft_sem_wait_at(s, 1, SITE(sem_trywait, WEFT_ACCESS_SEM_WAIT));
+	typedef int (*fn)(sem_t *);
+	return REAL(fn, sem_trywait, NULL)(s);
+}
+
+int sem_timedwait(sem_t *restrict s, const struct timespec *restrict abstime)
+{
+	if (weft_impl_current)
+		return weft_sem_wait_at(s, 2, SITE(sem_timedwait, WEFT_ACCESS_SEM_WAIT));
+	typedef int (*fn)(sem_t *, const struct timespec *);
+	return REAL(fn, sem_timedwait, NULL)(s, abstime);
+}
+
+int sem_clockwait(sem_t *restrict s, clockid_t clock, const struct timespec *restrict abstime)
+{
+	if (weft_impl_current)
+		return weft_sem_wait_at(s, 2, SITE(sem_clockwait, WEFT_ACCESS_SEM_WAIT));
+	typedef int (*fn)(sem_t *, clockid_t, const struct timespec *);
+	return REAL(fn, sem_clockwait, NULL)(s, clock, abstime);
+}
+
+int sem_post(sem_t *s)
+{
+	if (weft_impl_current)
+		return weft_sem_post_at(s, SITE(sem_post, WEFT_ACCESS_SEM_POST));
+	typedef int (*fn)(sem_t *);
+	return REAL(fn, sem_post, NULL)(s);
+}
+
+int sem_getvalue(sem_t *restrict s, int *restrict value)
+{
+	if (weft_impl_current)
+		return weft_sem_getvalue(s, value);
+	typedef int (*fn)(sem_t *, int *);
+	return REAL(fn, sem_getvalue, NULL)(s, value);
 }
 
 /* ---- sleeps and clocks (the logical clock of <weft/program.h>) ---- */

@@ -90,6 +90,22 @@ static int glibc_recursive(const pthread_mutex_t *m)
 #endif
 }
 
+/*
+ * A semaphore's value as sem_init left it, from the real object (weft's
+ * posts and waits never touch it).  The call runs as nobody: in a program the
+ * interposer catches sem_getvalue by symbol (harness/program_interpose.c) and
+ * would hand a managed caller weft's twin, which asks this very record.
+ */
+static int64_t sem_initial_value(const void *addr)
+{
+	struct weft_impl_thread *caller = weft_impl_current;
+	int v = 0;
+	weft_impl_current = NULL;
+	sem_getvalue((sem_t *)addr, &v);
+	weft_impl_current = caller;
+	return v;
+}
+
 /* Fill a fresh record from the real object's initial state. */
 static void sync_fresh(sched_sync *o, const void *addr, uint8_t kind, const weft_site *site)
 {
@@ -101,11 +117,8 @@ static void sync_fresh(sched_sync *o, const void *addr, uint8_t kind, const weft
 	o->first_site = site;
 	if (kind == SCHED_SYNC_MUTEX)
 		o->recursive = (uint8_t)glibc_recursive(addr);
-	if (kind == SCHED_SYNC_SEM) {
-		int v = 0;
-		sem_getvalue((sem_t *)addr, &v);
-		o->count = v;
-	}
+	if (kind == SCHED_SYNC_SEM)
+		o->count = sem_initial_value(addr);
 	if (kind == SCHED_SYNC_BARRIER)
 		o->count = sched_sync_barrier_count(addr);
 }
@@ -243,6 +256,35 @@ int weft_mutex_trylock_at(pthread_mutex_t *m, weft_site *site)
 	sched_sync_event(self, ev, o, free_now);
 	if (!free_now)
 		return EBUSY;
+	sched_sync_lock(self, o, site);
+	return 0;
+}
+
+/*
+ * A timed lock: taken at once when free; else the input chooses whether the
+ * deadline passes now (ends_early), and a wait that no thread can end times
+ * out (as a timed condition wait does).  The event's value: 1 taken, 0 timed
+ * out (printed as a busy trylock).  The deadline itself is never read.
+ */
+int weft_mutex_timedlock_at(pthread_mutex_t *m, const struct timespec *abstime, weft_site *site)
+{
+	sched_thread *self = managed();
+	if (!self)
+		return sched_replay_jump ? sched_sync_replay_blocks(pthread_mutex_trylock(m))
+					 : pthread_mutex_timedlock(m, abstime);
+	size_t ev = sched_sync_point(self, site, m);
+	sched_sync *o = sched_sync_of(self, m, SCHED_SYNC_MUTEX, site);
+	uint8_t me = (uint8_t)(self->id + 1);
+	bool timed_out = false;
+	sched_sync_event(self, ev, o, 1);
+	if (o->owner != 0 && !(o->recursive && o->owner == me))
+		timed_out = ends_early(self);
+	while (!timed_out && o->owner != 0 && !(o->recursive && o->owner == me))
+		timed_out = sched_sync_wait(self, o, SCHED_WAIT_MUTEX, site, true);
+	if (timed_out) {
+		sched_sync_event(self, ev, o, 0);
+		return ETIMEDOUT;
+	}
 	sched_sync_lock(self, o, site);
 	return 0;
 }

@@ -76,6 +76,7 @@ extern "C" int weft_program_main(int argc, char **argv);
 #define pthread_mutex_destroy(m) weft_mutex_destroy(m)
 #define pthread_mutex_lock(m) weft_pthread_mutex_lock(m)
 #define pthread_mutex_trylock(m) weft_pthread_mutex_trylock(m)
+#define pthread_mutex_timedlock(m, t) weft_pthread_mutex_timedlock((m), (t))
 #define pthread_mutex_unlock(m) weft_pthread_mutex_unlock(m)
 #define pthread_cond_init(c, a) weft_cond_init((c), (a))
 #define pthread_cond_destroy(c) weft_cond_destroy(c)

@@ -39,6 +39,8 @@ WEFT_API int weft_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr
 WEFT_API int weft_mutex_destroy(pthread_mutex_t *m);
 WEFT_API int weft_mutex_lock_at(pthread_mutex_t *m, weft_site *site);
 WEFT_API int weft_mutex_trylock_at(pthread_mutex_t *m, weft_site *site);
+WEFT_API int weft_mutex_timedlock_at(pthread_mutex_t *m, const struct timespec *abstime,
+				     weft_site *site);
 WEFT_API int weft_mutex_unlock_at(pthread_mutex_t *m, weft_site *site);
 
 WEFT_API int weft_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr);
@@ -93,6 +95,8 @@ WEFT_API void weft_fail(const char *message) __attribute__((noreturn));
 
 #define weft_pthread_mutex_lock(m) weft_mutex_lock_at((m), WEFT_SYNC_SITE(WEFT_ACCESS_LOCK))
 #define weft_pthread_mutex_trylock(m) weft_mutex_trylock_at((m), WEFT_SYNC_SITE(WEFT_ACCESS_TRYLOCK))
+#define weft_pthread_mutex_timedlock(m, t) \
+	weft_mutex_timedlock_at((m), (t), WEFT_SYNC_SITE(WEFT_ACCESS_TRYLOCK))
 #define weft_pthread_mutex_unlock(m) weft_mutex_unlock_at((m), WEFT_SYNC_SITE(WEFT_ACCESS_UNLOCK))
 #define weft_pthread_cond_wait(c, m) weft_cond_wait_at((c), (m), 0, WEFT_SYNC_SITE(WEFT_ACCESS_WAIT))
 #define weft_pthread_cond_timedwait(c, m, t) \
