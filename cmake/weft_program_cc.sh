@@ -26,7 +26,8 @@
 #
 # Fibers or threads: an object with thread-local data (.tdata, .tbss) or that
 # calls for thread identity itself (pthread_getspecific, pthread_setspecific,
-# pthread_key_create, gettid; pthread_self is caught by symbol in programs,
+# pthread_key_create, C11's tss_get, tss_set, tss_create, gettid; pthread_self is
+# caught by symbol in programs,
 # harness/program_interpose.c, and answers the managed thread's handle) gets
 # the weak symbol weft_program_needs_threads; harness/program_main.c then
 # flags the target WEFT_TARGET_REAL_THREADS and it runs on pthreads.  Without
@@ -66,7 +67,7 @@ renames=$("$objdump" -h "$out" | awk '
 needs=
 if "$objdump" -h "$out" | awk '$2 ~ /^\.t(data|bss)/ { found = 1 } END { exit !found }' ||
    "$objdump" -t "$out" | awk '$2 == "*UND*" || $3 == "*UND*" { print $NF }' |
-	grep -Eqx 'pthread_(getspecific|setspecific|key_create)|gettid'; then
+	grep -Eqx 'pthread_(getspecific|setspecific|key_create)|tss_(get|set|create)|gettid'; then
 	needs="--add-symbol weft_program_needs_threads=.text:0,weak,object"
 fi
 [ -n "$renames$needs$main" ] || exit 0

@@ -55,15 +55,18 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -134,6 +137,22 @@ INTERCEPTOR(int, pthread_spin_lock, (pthread_spinlock_t *));
 INTERCEPTOR(int, pthread_spin_trylock, (pthread_spinlock_t *));
 INTERCEPTOR(int, pthread_spin_unlock, (pthread_spinlock_t *));
 INTERCEPTOR(int, pthread_once, (pthread_once_t *, void (*)(void)));
+INTERCEPTOR(int, thrd_create, (thrd_t *, thrd_start_t, void *));
+INTERCEPTOR(int, thrd_join, (thrd_t, int *));
+INTERCEPTOR(int, thrd_detach, (thrd_t));
+INTERCEPTOR(void, thrd_exit, (int));
+INTERCEPTOR(thrd_t, thrd_current, (void));
+INTERCEPTOR(void, thrd_yield, (void));
+INTERCEPTOR(int, thrd_sleep, (const struct timespec *, struct timespec *));
+INTERCEPTOR(int, mtx_lock, (mtx_t *));
+INTERCEPTOR(int, mtx_trylock, (mtx_t *));
+INTERCEPTOR(int, mtx_timedlock, (mtx_t *, const struct timespec *));
+INTERCEPTOR(int, mtx_unlock, (mtx_t *));
+INTERCEPTOR(int, cnd_wait, (cnd_t *, mtx_t *));
+INTERCEPTOR(int, cnd_timedwait, (cnd_t *, mtx_t *, const struct timespec *));
+INTERCEPTOR(int, cnd_signal, (cnd_t *));
+INTERCEPTOR(int, cnd_broadcast, (cnd_t *));
+INTERCEPTOR(void, call_once, (once_flag *, void (*)(void)));
 INTERCEPTOR(int, sem_wait, (sem_t *));
 INTERCEPTOR(int, sem_trywait, (sem_t *));
 INTERCEPTOR(int, sem_timedwait, (sem_t *, const struct timespec *));
@@ -354,6 +373,192 @@ int pthread_once(pthread_once_t *once, void (*routine)(void))
 		return weft_once_at(once, routine, SITE(pthread_once, WEFT_ACCESS_ONCE));
 	typedef int (*fn)(pthread_once_t *, void (*)(void));
 	return REAL(fn, pthread_once, NULL)(once, routine);
+}
+
+/*
+ * ---- C11 threads (<threads.h>) ----
+ * glibc implements them on its internal pthread functions, which no
+ * interposer reaches: without these a thrd_create made a real thread that
+ * ran outside every execution.  The types are glibc's pthread ones under
+ * other names (mtx_t, cnd_t and once_flag share pthread_mutex_t's,
+ * pthread_cond_t's and pthread_once_t's layouts; mtx_init, cnd_init and
+ * tss_* stay libc's: a mutex's kind is read from the real object).  A C11
+ * start function returns int: a small box carries it and its argument to a
+ * trampoline, which frees the box (like std::thread's state, a thread that
+ * never starts leaves it behind).
+ */
+typedef struct c11_start {
+	thrd_start_t start;
+	void *arg;
+} c11_start;
+
+static void *c11_trampoline(void *p)
+{
+	c11_start box = *(c11_start *)p;
+	free(p);
+	return (void *)(intptr_t)box.start(box.arg);
+}
+
+/* errno-style results of weft's twins as thrd_* codes. */
+static int c11_code(int rc)
+{
+	return rc == 0 ? thrd_success : rc == EBUSY ? thrd_busy :
+	       rc == ETIMEDOUT ? thrd_timedout : rc == ENOMEM ? thrd_nomem : thrd_error;
+}
+
+int thrd_create(thrd_t *t, thrd_start_t start, void *arg)
+{
+	if (weft_impl_current) {
+		c11_start *box = malloc(sizeof *box);
+		if (!box)
+			return thrd_nomem;
+		*box = (c11_start){ start, arg };
+		pthread_t p;
+		int rc = weft_thread_create_at(&p, NULL, c11_trampoline, box, SITE(thrd_create, WEFT_ACCESS_SPAWN));
+		if (rc != 0) {
+			free(box);
+			return c11_code(rc);
+		}
+		*t = (thrd_t)p;
+		return thrd_success;
+	}
+	typedef int (*fn)(thrd_t *, thrd_start_t, void *);
+	return REAL(fn, thrd_create, NULL)(t, start, arg);
+}
+
+int thrd_join(thrd_t t, int *result)
+{
+	if (weft_impl_current) {
+		void *value = NULL;
+		int rc = weft_thread_join_at((pthread_t)t, &value, SITE(thrd_join, WEFT_ACCESS_JOIN));
+		if (rc == 0 && result)
+			*result = (int)(intptr_t)value;
+		return c11_code(rc);
+	}
+	typedef int (*fn)(thrd_t, int *);
+	return REAL(fn, thrd_join, NULL)(t, result);
+}
+
+int thrd_detach(thrd_t t)
+{
+	if (weft_impl_current)
+		return c11_code(weft_thread_detach((pthread_t)t));
+	typedef int (*fn)(thrd_t);
+	return REAL(fn, thrd_detach, NULL)(t);
+}
+
+void thrd_exit(int result)
+{
+	if (weft_impl_current)
+		weft_thread_exit((void *)(intptr_t)result);
+	typedef void (*fn)(int) __attribute__((noreturn));
+	REAL(fn, thrd_exit, NULL)(result);
+}
+
+thrd_t thrd_current(void)
+{
+	if (weft_impl_current)
+		return (thrd_t)weft_thread_self();
+	typedef thrd_t (*fn)(void);
+	return REAL(fn, thrd_current, NULL)();
+}
+
+void thrd_yield(void)
+{
+	if (weft_impl_current) {
+		weft_sched_yield_at(SITE(thrd_yield, WEFT_ACCESS_YIELD));
+		return;
+	}
+	typedef void (*fn)(void);
+	REAL(fn, thrd_yield, NULL)();
+}
+
+int thrd_sleep(const struct timespec *duration, struct timespec *remaining)
+{
+	if (weft_impl_current) {   /* nanosleep below: the logical clock */
+		unsigned long long ns = 1000000000ull * (unsigned long long)duration->tv_sec +
+					(unsigned long long)duration->tv_nsec;
+		return weft_sleep_ns_at(ns, SITE(thrd_sleep, WEFT_ACCESS_SEM_WAIT));
+	}
+	typedef int (*fn)(const struct timespec *, struct timespec *);
+	return REAL(fn, thrd_sleep, NULL)(duration, remaining);
+}
+
+int mtx_lock(mtx_t *m)
+{
+	if (weft_impl_current)
+		return c11_code(weft_mutex_lock_at((pthread_mutex_t *)m, SITE(mtx_lock, WEFT_ACCESS_LOCK)));
+	typedef int (*fn)(mtx_t *);
+	return REAL(fn, mtx_lock, NULL)(m);
+}
+
+int mtx_trylock(mtx_t *m)
+{
+	if (weft_impl_current)
+		return c11_code(weft_mutex_trylock_at((pthread_mutex_t *)m, SITE(mtx_trylock, WEFT_ACCESS_TRYLOCK)));
+	typedef int (*fn)(mtx_t *);
+	return REAL(fn, mtx_trylock, NULL)(m);
+}
+
+int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict abstime)
+{
+	if (weft_impl_current)
+		return c11_code(weft_mutex_timedlock_at((pthread_mutex_t *)m, abstime,
+							SITE(mtx_timedlock, WEFT_ACCESS_TRYLOCK)));
+	typedef int (*fn)(mtx_t *, const struct timespec *);
+	return REAL(fn, mtx_timedlock, NULL)(m, abstime);
+}
+
+int mtx_unlock(mtx_t *m)
+{
+	if (weft_impl_current)
+		return c11_code(weft_mutex_unlock_at((pthread_mutex_t *)m, SITE(mtx_unlock, WEFT_ACCESS_UNLOCK)));
+	typedef int (*fn)(mtx_t *);
+	return REAL(fn, mtx_unlock, NULL)(m);
+}
+
+int cnd_wait(cnd_t *c, mtx_t *m)
+{
+	if (weft_impl_current)
+		return c11_code(weft_cond_wait_at((pthread_cond_t *)c, (pthread_mutex_t *)m, NULL,
+						  SITE(cnd_wait, WEFT_ACCESS_WAIT)));
+	typedef int (*fn)(cnd_t *, mtx_t *);
+	return REAL(fn, cnd_wait, NULL)(c, m);
+}
+
+int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict abstime)
+{
+	if (weft_impl_current)
+		return c11_code(weft_cond_wait_at((pthread_cond_t *)c, (pthread_mutex_t *)m, abstime,
+						  SITE(cnd_timedwait, WEFT_ACCESS_WAIT)));
+	typedef int (*fn)(cnd_t *, mtx_t *, const struct timespec *);
+	return REAL(fn, cnd_timedwait, NULL)(c, m, abstime);
+}
+
+int cnd_signal(cnd_t *c)
+{
+	if (weft_impl_current)
+		return c11_code(weft_cond_signal_at((pthread_cond_t *)c, SITE(cnd_signal, WEFT_ACCESS_SIGNAL)));
+	typedef int (*fn)(cnd_t *);
+	return REAL(fn, cnd_signal, NULL)(c);
+}
+
+int cnd_broadcast(cnd_t *c)
+{
+	if (weft_impl_current)
+		return c11_code(weft_cond_broadcast_at((pthread_cond_t *)c, SITE(cnd_broadcast, WEFT_ACCESS_BROADCAST)));
+	typedef int (*fn)(cnd_t *);
+	return REAL(fn, cnd_broadcast, NULL)(c);
+}
+
+void call_once(once_flag *flag, void (*routine)(void))
+{
+	if (weft_impl_current) {
+		weft_once_at((pthread_once_t *)flag, routine, SITE(call_once, WEFT_ACCESS_ONCE));
+		return;
+	}
+	typedef void (*fn)(once_flag *, void (*)(void));
+	REAL(fn, call_once, NULL)(flag, routine);
 }
 
 /*

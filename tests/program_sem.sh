@@ -9,7 +9,9 @@
 #   - the fuzz binary (plain clang) finds it too;
 #   - both use pthread_mutex_timedlock by symbol; tests/program_timedlock.c uses it
 #     through the drop-in header: correct passes, buggy (goes on after a timeout)
-#     fails, its report shows the timed-out lock.
+#     fails, its report shows the timed-out lock;
+#   - C11 <threads.h> (tests/program_c11_threads.c): thrd_create makes managed threads
+#     (before: real threads outside every execution, no interleaving explored).
 dir=$1
 fail() { echo "FAIL (program_sem): $*"; exit 1; }
 tmp=$(mktemp -d)
@@ -42,4 +44,16 @@ fi
 	{ tail -20 "$tmp/out"; fail "the buggy timed-lock program: no assertion found"; }
 grep -q "trylock program_timedlock.c:[0-9]* #1 -> busy" "$tmp/out" ||
 	{ tail -40 "$tmp/out"; fail "the report does not show the timed-out lock"; }
-echo "program_sem: semaphores by symbol: the correct program passes on fibers and pthreads, the buggy one fails with an assertion; timed locks"
+# C11 threads: the workers are managed threads (the correct program passes, taking no real
+# time for its logical 5 s sleeps; the buggy one loses an update, found).
+start=$(date +%s)
+"$dir/program_c11_threads_fixed_replay" --explore=random --seed=1 --max-executions=3000 --timeout=10 \
+	--quiet > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the correct C11 threads program failed"; }
+[ $(($(date +%s) - start)) -lt 20 ] || fail "3,000 executions with logical 5 s sleeps took real time"
+"$dir/program_c11_threads_buggy_replay" --explore=random --seed=1 --max-executions=20000 --timeout=10 \
+	> "$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "verdict=assertion" "$tmp/out" ||
+	{ tail -20 "$tmp/out"; fail "the buggy C11 threads program: no assertion found"; }
+grep -q "spawn thrd_create:0 thread 1" "$tmp/out" ||
+	{ tail -40 "$tmp/out"; fail "the report does not show thrd_create"; }
+echo "program_sem: semaphores by symbol: the correct program passes on fibers and pthreads, the buggy one fails with an assertion; timed locks; C11 threads"
