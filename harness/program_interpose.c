@@ -48,7 +48,7 @@
  * Not caught: the init/destroy calls (libweft calls the real ones from the
  * twins, which would recurse here; std::mutex and std::condition_variable
  * use static initialisers; a barrier's count and a semaphore's value are read
- * from the real object), rwlock timed waits, clock_nanosleep.  libc's generators
+ * from the real object).  A timed rwlock wait never times out (below).  libc's generators
  * (rand & co., below) are caught only to reset them lazily.  _exit, _Exit and
  * quick_exit are libweft's (runner/exit_guard.c: every executable, targets
  * too), not defined here.
@@ -131,6 +131,8 @@ INTERCEPTOR(int, pthread_rwlock_rdlock, (pthread_rwlock_t *));
 INTERCEPTOR(int, pthread_rwlock_tryrdlock, (pthread_rwlock_t *));
 INTERCEPTOR(int, pthread_rwlock_wrlock, (pthread_rwlock_t *));
 INTERCEPTOR(int, pthread_rwlock_trywrlock, (pthread_rwlock_t *));
+INTERCEPTOR(int, pthread_rwlock_timedrdlock, (pthread_rwlock_t *, const struct timespec *));
+INTERCEPTOR(int, pthread_rwlock_timedwrlock, (pthread_rwlock_t *, const struct timespec *));
 INTERCEPTOR(int, pthread_rwlock_unlock, (pthread_rwlock_t *));
 INTERCEPTOR(int, pthread_barrier_wait, (pthread_barrier_t *));
 INTERCEPTOR(int, pthread_spin_lock, (pthread_spinlock_t *));
@@ -163,6 +165,7 @@ INTERCEPTOR(int, sched_yield, (void));
 INTERCEPTOR(unsigned, sleep, (unsigned));
 INTERCEPTOR(int, usleep, (useconds_t));
 INTERCEPTOR(int, nanosleep, (const struct timespec *, struct timespec *));
+INTERCEPTOR(int, clock_nanosleep, (clockid_t, int, const struct timespec *, struct timespec *));
 INTERCEPTOR(int, clock_gettime, (clockid_t, struct timespec *));
 INTERCEPTOR(time_t, time, (time_t *));
 INTERCEPTOR(int, gettimeofday, (struct timeval *, void *));
@@ -325,6 +328,28 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 	if (weft_impl_current)
 		return weft_rwlock_wrlock_at(l, 1, SITE(pthread_rwlock_trywrlock, WEFT_ACCESS_TRYLOCK));
 	return REAL(rwlock_fn, pthread_rwlock_trywrlock, NULL)(l);
+}
+
+/*
+ * Timed read-write locks: managed as untimed ones (weft has no timed rwlock
+ * twin), so such a lock never times out under weft: a program that relies on
+ * the timeout to get out of a deadlock is reported as deadlocked.  Taking the
+ * real lock instead (before) let a thread in while another held weft's.
+ */
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict l, const struct timespec *restrict abstime)
+{
+	if (weft_impl_current)
+		return weft_rwlock_rdlock_at(l, 0, SITE(pthread_rwlock_timedrdlock, WEFT_ACCESS_RDLOCK));
+	typedef int (*fn)(pthread_rwlock_t *, const struct timespec *);
+	return REAL(fn, pthread_rwlock_timedrdlock, NULL)(l, abstime);
+}
+
+int pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict l, const struct timespec *restrict abstime)
+{
+	if (weft_impl_current)
+		return weft_rwlock_wrlock_at(l, 0, SITE(pthread_rwlock_timedwrlock, WEFT_ACCESS_LOCK));
+	typedef int (*fn)(pthread_rwlock_t *, const struct timespec *);
+	return REAL(fn, pthread_rwlock_timedwrlock, NULL)(l, abstime);
 }
 
 int pthread_rwlock_unlock(pthread_rwlock_t *l)
@@ -644,6 +669,23 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 	}
 	typedef int (*fn)(const struct timespec *, struct timespec *);
 	return REAL(fn, nanosleep, NULL)(req, rem);
+}
+
+/* A relative sleep, or one until an absolute time of the logical clock. */
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, struct timespec *rem)
+{
+	if (weft_impl_current) {
+		long long ns = 1000000000ll * (long long)req->tv_sec + req->tv_nsec;
+		if (flags & TIMER_ABSTIME) {
+			struct timespec now;
+			weft_clock_gettime(clock, &now);
+			ns -= 1000000000ll * (long long)now.tv_sec + now.tv_nsec;
+		}
+		return weft_sleep_ns_at(ns > 0 ? (unsigned long long)ns : 0,
+					SITE(clock_nanosleep, WEFT_ACCESS_SEM_WAIT));
+	}
+	typedef int (*fn)(clockid_t, int, const struct timespec *, struct timespec *);
+	return REAL(fn, clock_nanosleep, NULL)(clock, flags, req, rem);
 }
 
 int clock_gettime(clockid_t clock, struct timespec *now)
