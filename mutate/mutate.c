@@ -192,18 +192,20 @@ static void sample_walk(weft_mutator *m, uint64_t follow)
 	record(m, &st, follow);
 }
 
-/* Each thread's expected steps: the mean steps of its calls' operations so far. */
+/* Each thread's expected steps (per_thread[t], t < slots_of): the mean steps
+ * of its calls' operations so far. */
 static uint64_t estimate_steps(const weft_mutator *m, const input_scenario *s,
 			       uint64_t *per_thread)
 {
 	uint64_t k = 0;
-	memset(per_thread, 0, SCHED_MAX_THREADS * sizeof *per_thread);
+	unsigned slots = slots_of(m, s) < SCHED_MAX_THREADS ? slots_of(m, s) : SCHED_MAX_THREADS;
+	memset(per_thread, 0, slots * sizeof *per_thread);
 	for (unsigned c = 0; c < s->n_calls; c++) {
 		unsigned op = s->calls[c].op, t = s->calls[c].thread;
 		uint64_t steps = op < WEFT_MAX_TARGET_OPS && m->op_calls[op]
 					 ? (m->op_steps[op] + m->op_calls[op] - 1) / m->op_calls[op]
 					 : MUTATE_DEFAULT_CALL_STEPS;
-		if (t < SCHED_MAX_THREADS)
+		if (t < slots)
 			per_thread[t] += steps;
 		k += steps;
 	}
@@ -257,22 +259,21 @@ static void sample_any(weft_mutator *m)
 		sample_pct(m);
 }
 
-/* The sequential parts (input/scenario.h) of `from` go with the child. */
+/* The sequential parts (input/scenario.h) of `from` go with the child (their
+ * used part: readers go by the counts). */
 static void keep_parts(input_scenario *s, const input_scenario *from)
 {
 	s->n_init = from->n_init;
 	s->n_post = from->n_post;
-	memcpy(s->init, from->init, sizeof s->init);
-	memcpy(s->post, from->post, sizeof s->post);
+	memcpy(s->init, from->init, from->n_init * sizeof s->init[0]);
+	memcpy(s->post, from->post, from->n_post * sizeof s->post[0]);
 }
 
 /* New threads and operations; the sequential parts that build state stay. */
 static void fresh_scenario(weft_mutator *m)
 {
 	const input_bounds *b = m->bounds;
-	m->b.n_init = m->s.n_init, m->b.n_post = m->s.n_post;
-	memcpy(m->b.init, m->s.init, sizeof m->b.init);
-	memcpy(m->b.post, m->s.post, sizeof m->b.post);
+	keep_parts(&m->b, &m->s);
 	search_scenario_source_init(&m->source, m->target, b, search_rng_next(&m->rng),
 				     b->min_threads, b->max_threads, b->max_ops);
 	search_scenario_draw(&m->source, &m->s);
