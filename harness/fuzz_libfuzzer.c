@@ -271,6 +271,9 @@ static int startup_substitute(const uint8_t *data, size_t size, const uint8_t **
 	if (!m)
 		return 0;   /* WEFT_MUTATOR=off */
 	memcpy(startup_bytes, data, size);
+	/* the sample runs inside libFuzzer's unit: weft's timeout, timed from now, comes
+	   first (libFuzzer's would write the start-up input as the timeout file) */
+	weft_runner_on_timeout(fuzz_runner(), timeout_seconds);
 	startup_size = weft_mutate(m, startup_bytes, size, sizeof startup_bytes,
 				   startup_seed * 2u + (unsigned)k, NULL);
 	*run = startup_bytes;
