@@ -237,8 +237,6 @@ static unsigned long long fuzz_inputs;   /* LLVMFuzzerTestOneInput calls: libFuz
  */
 static int startup_allowed;         /* fuzzing from libFuzzer's start-up */
 static unsigned startup_seed;       /* -seed=, or 0 */
-static uint8_t startup_bytes[4096]; /* the sample run for a start-up input */
-static size_t startup_size;
 
 static void startup_options(int argc, char **argv)
 {
@@ -259,6 +257,9 @@ static void startup_options(int argc, char **argv)
 }
 
 #if !defined(__AFL_COMPILER)
+static uint8_t startup_bytes[4096]; /* the sample run for a start-up input */
+static size_t startup_size;
+
 /* The k-th call (1, 2) with libFuzzer's start-up input: the bytes to run instead. */
 static int startup_substitute(const uint8_t *data, size_t size, const uint8_t **run, size_t *n)
 {
