@@ -38,9 +38,11 @@ static void put(writer *w, uint8_t b)
 		w->ok = 0;
 		return;
 	}
-	memset(w->out + w->n, 0, w->zeros);
-	w->n += w->zeros;
-	w->zeros = 0;
+	if (w->zeros) {   /* rare: not a call per byte (the mutator encodes every mutant) */
+		memset(w->out + w->n, 0, w->zeros);
+		w->n += w->zeros;
+		w->zeros = 0;
+	}
 	w->out[w->n++] = b;
 }
 

@@ -12,8 +12,11 @@
 static uint64_t record_next_preemption(void *self, unsigned thread, uint32_t call, uint64_t step)
 {
 	mutate_recorder *r = self;
-	if (call < INPUT_MAX_CALLS && step > r->call_steps[call])
+	if (call < INPUT_MAX_CALLS && step > r->call_steps[call]) {
 		r->call_steps[call] = step;
+		if (call >= r->n_call_steps)
+			r->n_call_steps = call + 1;
+	}
 	uint64_t next = search_steps_next(&r->steps, thread, call, step);
 	if (r->inner)   /* keeps its own counts (PCT's change points) */
 		r->inner->next_preemption(r->inner->self, thread, call, step);
@@ -248,8 +251,10 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 	r->lost = 0;
 	r->n_data = 0;
 	r->n_forced = 0;
-	search_steps_reset(&r->steps);
-	memset(r->call_steps, 0, sizeof r->call_steps);
+	/* what the last run used, not the kilobytes of capacity (issue 33) */
+	search_steps_restart(&r->steps);
+	memset(r->call_steps, 0, r->n_call_steps * sizeof r->call_steps[0]);
+	r->n_call_steps = 0;
 	sched_strategy st = {
 		.self = r,
 		.next_preemption = record_next_preemption,

@@ -70,6 +70,7 @@ typedef struct mutate_recorder {
 	uint8_t decision_to[MUTATE_MAX_DECISIONS];
 	search_steps steps;
 	uint64_t call_steps[INPUT_MAX_CALLS]; /* the last step each call reached */
+	unsigned n_call_steps;                /* call_steps from here on are 0 */
 	unsigned n;
 	unsigned lost;                        /* switches that could not be written */
 	uint64_t hash;                        /* the recorded run's trace hash */
@@ -90,6 +91,8 @@ typedef struct mutate_recorder {
  * switches (0: the plan says exactly what ran, up to the spinner caveat).
  * With rec->judge set the run is judged but not counted (runner_run_speculative:
  * the runner keeps its verdict and features for weft_mutator_take).
+ * `rec` is all zero before its first run (static or calloc'd): each run then
+ * clears only what the last one used.
  */
 unsigned mutate_record_run(weft_runner *r, input_scenario *s, const sched_strategy *inner,
 			   uint64_t follow, mutate_recorder *rec);

@@ -250,7 +250,13 @@ void weft_runner_on_timeout(weft_runner *r, unsigned seconds)
 	static bool installed;
 	dying = r;
 	timeout_seconds = seconds;
-	tick.valid = false;
+	/* the next execution is timed from now, not from the first tick that sees it:
+	   libFuzzer times its unit from its start, and a start-up input's sample
+	   (harness/fuzz_libfuzzer.c) must be caught here first, with its own bytes */
+	struct timespec now;
+	tick.valid = clock_gettime(CLOCK_MONOTONIC, &now) == 0;
+	tick.executions = weft_runner_stats_get(r).executions;
+	tick.since = now.tv_sec;
 	if (installed || !seconds)
 		return;
 	struct sigaction sa;

@@ -6,6 +6,11 @@
  * All three are asked at every switch point (next_preemption returns step + 1,
  * except while a thread spins: strategy_common.h), so every step is a decision.
  * Before each execution the caller calls the strategy's *_start function.
+ * *_init clears the whole struct (its step counts are kilobytes) and seeds
+ * it; *_reseed only seeds one that was initialized before (start resets the
+ * rest in proportion to what the last execution used): the mutator draws a
+ * new seed per mutation (mutate/mutate.c), where the clears were 7% of its
+ * time (issue 33).
  *
  * random (strategy_random.c), a random walk: at every switch point, the next
  * thread is drawn uniformly from the runnable threads, the current one
@@ -71,6 +76,7 @@ typedef struct search_random_walk {
 } search_random_walk;
 
 void search_random_walk_init(search_random_walk *w, uint64_t seed);
+void search_random_walk_reseed(search_random_walk *w, uint64_t seed);
 void search_random_walk_start(search_random_walk *w);
 sched_strategy search_random_walk_strategy(search_random_walk *w);
 
@@ -91,6 +97,7 @@ typedef struct search_pct {
 } search_pct;
 
 void search_pct_init(search_pct *p, uint64_t seed, unsigned depth);
+void search_pct_reseed(search_pct *p, uint64_t seed, unsigned depth);
 /* A new execution of `n_slots` threads, about `k` steps long (k >= 1). */
 void search_pct_start(search_pct *p, unsigned n_slots, uint64_t k);
 sched_strategy search_pct_strategy(search_pct *p);
@@ -104,6 +111,7 @@ typedef struct search_uniform {
 } search_uniform;
 
 void search_uniform_init(search_uniform *u, uint64_t seed);
+void search_uniform_reseed(search_uniform *u, uint64_t seed);
 /* A new execution; estimate[t] for t < n_slots (0 taken as 1). */
 void search_uniform_start(search_uniform *u, const uint64_t *estimate, unsigned n_slots);
 sched_strategy search_uniform_strategy(search_uniform *u);
@@ -120,6 +128,7 @@ typedef struct search_pos {
 } search_pos;
 
 void search_pos_init(search_pos *p, uint64_t seed);
+void search_pos_reseed(search_pos *p, uint64_t seed);
 void search_pos_start(search_pos *p);
 /*
  * After start: `thread` runs whenever it can until it has made `accesses`

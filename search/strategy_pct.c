@@ -40,11 +40,13 @@ static unsigned pct_pick(void *self, unsigned thread, uint32_t call, uint64_t st
 	sched_mask candidates = forced ? runnable : runnable | sched_bit(thread);
 	unsigned best = thread;
 	int found = 0;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
-		if (sched_has(candidates, t) && (!found || p->prio[t] > p->prio[best])) {
+	for (sched_mask m = candidates; m; m &= m - 1) {   /* ascending, as the rule says */
+		unsigned t = sched_lowest(m);
+		if (!found || p->prio[t] > p->prio[best]) {
 			best = t;
 			found = 1;
 		}
+	}
 	return best;
 }
 
@@ -62,6 +64,11 @@ static uint64_t pct_choose(void *self, uint64_t bound)
 void search_pct_init(search_pct *p, uint64_t seed, unsigned depth)
 {
 	memset(p, 0, sizeof *p);
+	search_pct_reseed(p, seed, depth);
+}
+
+void search_pct_reseed(search_pct *p, uint64_t seed, unsigned depth)
+{
 	search_rng_seed(&p->rng, seed, 2);
 	search_rng_seed(&p->choice_rng, seed, 6);
 	p->depth = depth < 1 ? 1 : depth > SEARCH_PCT_MAX_DEPTH ? SEARCH_PCT_MAX_DEPTH : depth;

@@ -61,11 +61,13 @@ static unsigned pos_pick(void *self, unsigned thread, uint32_t call, uint64_t st
 		return (unsigned)p->lead;
 	unsigned best = thread;
 	int found = 0;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
-		if (sched_has(candidates, t) && (!found || p->prio[t] > p->prio[best])) {
+	for (sched_mask m = candidates; m; m &= m - 1) {   /* ascending: ties to the lowest */
+		unsigned t = sched_lowest(m);
+		if (!found || p->prio[t] > p->prio[best]) {
 			best = t;
 			found = 1;
 		}
+	}
 	return best;
 }
 
@@ -78,6 +80,11 @@ static uint64_t pos_choose(void *self, uint64_t bound)
 void search_pos_init(search_pos *p, uint64_t seed)
 {
 	memset(p, 0, sizeof *p);
+	search_pos_reseed(p, seed);
+}
+
+void search_pos_reseed(search_pos *p, uint64_t seed)
+{
 	search_rng_seed(&p->rng, seed, 5);
 }
 

@@ -28,8 +28,13 @@ static uint64_t walk_choose(void *self, uint64_t bound)
 
 void search_random_walk_init(search_random_walk *w, uint64_t seed)
 {
-	search_rng_seed(&w->rng, seed, 1);
+	search_random_walk_reseed(w, seed);
 	search_steps_reset(&w->steps);
+}
+
+void search_random_walk_reseed(search_random_walk *w, uint64_t seed)
+{
+	search_rng_seed(&w->rng, seed, 1);
 }
 
 void search_random_walk_start(search_random_walk *w)

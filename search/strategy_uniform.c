@@ -40,19 +40,20 @@ static unsigned uniform_pick(void *self, unsigned thread, uint32_t call, uint64_
 	if (!forced && thread < SCHED_MAX_THREADS && sched_has(u->committed, thread))
 		return thread;   /* chosen to run its first step: this is that step */
 	sched_mask candidates = forced ? runnable : runnable | sched_bit(thread);
-	uint64_t weight[SCHED_MAX_THREADS], sum = 0;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++) {
-		weight[t] = sched_has(candidates, t) ? remaining(u, t, forced ? SCHED_MAX_THREADS : thread) : 0;
-		sum += weight[t];
-	}
+	unsigned asking = forced ? SCHED_MAX_THREADS : thread;
+	uint64_t sum = 0;   /* the candidates only, ascending: a thread's share is its weight */
+	for (sched_mask m = candidates; m; m &= m - 1)
+		sum += remaining(u, sched_lowest(m), asking);
 	uint64_t r = search_rng_below(&u->rng, sum);
 	unsigned chosen = thread;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++) {
-		if (r < weight[t]) {
+	for (sched_mask m = candidates; m; m &= m - 1) {
+		unsigned t = sched_lowest(m);
+		uint64_t w = remaining(u, t, asking);
+		if (r < w) {
 			chosen = t;
 			break;
 		}
-		r -= weight[t];
+		r -= w;
 	}
 	if (chosen != thread && u->steps.thread[chosen] == 0)
 		u->committed |= sched_bit(chosen);
@@ -68,6 +69,11 @@ static uint64_t uniform_choose(void *self, uint64_t bound)
 void search_uniform_init(search_uniform *u, uint64_t seed)
 {
 	memset(u, 0, sizeof *u);
+	search_uniform_reseed(u, seed);
+}
+
+void search_uniform_reseed(search_uniform *u, uint64_t seed)
+{
 	search_rng_seed(&u->rng, seed, 3);
 }
 

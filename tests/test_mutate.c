@@ -12,7 +12,10 @@
  * The mutator adapts (mutate/bandit.h), so "same output" means same calls in
  * the same order from two fresh mutators.  The empty input (the simplest
  * scenario) is only ever given a fresh scenario, never a plan edit, which
- * is made later on richer inputs (allowed_arms in mutate.c).
+ * is made later on richer inputs (allowed_arms in mutate.c).  A plan edit
+ * or race reversal of the mutant just made and taken (libFuzzer mutates its
+ * last mutant again) runs nothing to measure it: that run is the mutant's
+ * (issue 33); no passing mutant runs twice.
  */
 #include <string.h>
 
@@ -178,6 +181,8 @@ static void take(weft_runner *r)
 	CHECK(differ == 0, "%u taken samples differ from a real run of their bytes", differ);
 	CHECK(miscounted == 0, "%u taken samples were not counted exactly once", miscounted);
 	CHECK(retaken == 0, "%u samples were taken twice", retaken);
+	CHECK(weft_mutator_stats_get(m).twice == 0, "%llu passing mutants ran twice",
+	      (unsigned long long)weft_mutator_stats_get(m).twice);
 	weft_runner_set_feedback(r, 0);
 	weft_mutator_free(m);
 }
@@ -204,6 +209,55 @@ static void fresh_first(weft_runner *r)
 	weft_mutator_free(m);
 }
 
+/* Before the mutation of the last mutant with `arm`: the stats, and after. */
+static int reused_run(weft_mutator *m, const uint8_t *buf, size_t n, const char *arm,
+		      unsigned seed, int *applied)
+{
+	uint8_t copy[CAP];
+	memcpy(copy, buf, n);
+	weft_mutator_only_arm(m, arm);
+	weft_mutator_stats a = weft_mutator_stats_get(m);
+	weft_mutate(m, copy, n, CAP, seed, fake_engine);
+	weft_mutator_stats b = weft_mutator_stats_get(m);
+	weft_mutator_only_arm(m, NULL);
+	int edit = strcmp(arm, "edit-plan") == 0;
+	/* the arm ran (not the engine's 1%, not a fresh sample of a simplest input) */
+	*applied = b.engine == a.engine &&
+		   (edit ? b.sampled == a.sampled : b.flipped > a.flipped);
+	/* a plan edit samples nothing; a reversal samples once: more runs = measured */
+	return b.runs - a.runs == (edit ? 0u : 1u);
+}
+
+/* A plan edit or a race reversal of the mutant just taken reuses its run. */
+static void reuse(weft_runner *r)
+{
+	weft_mutator *m = weft_mutator_new(r, 0);
+	REQUIRE(m, "out of memory");
+	uint8_t buf[CAP];
+	size_t n = 0;
+	unsigned tried[2] = { 0, 0 }, measured[2] = { 0, 0 };
+	const char *arms[2] = { "edit-plan", "flip" };
+	for (unsigned i = 1; i <= 600; i++) {
+		n = weft_mutate(m, buf, n, CAP, i * 2654435761u, fake_engine);
+		if (!weft_mutator_take(m, buf, n, NULL)) {   /* not a sample, or failing: */
+			weft_runner_run(r, buf, n, NULL);        /* run it, as the fuzzer does */
+			n = 0;
+			continue;
+		}
+		int applied, a = (int)(i % 2);
+		int reused = reused_run(m, buf, n, arms[a], i, &applied);
+		tried[a] += applied;
+		measured[a] += applied && !reused;
+	}
+	CHECK(tried[0] > 50 && measured[0] == 0,
+	      "plan edits of the last mutant: %u of %u ran the input again to measure it",
+	      measured[0], tried[0]);
+	CHECK(tried[1] > 50 && measured[1] == 0,
+	      "race reversals of the last mutant: %u of %u ran the input again", measured[1],
+	      tried[1]);
+	weft_mutator_free(m);
+}
+
 int main(void)
 {
 	weft_runner *r = weft_runner_new(weft_fuzz_target());
@@ -215,6 +269,7 @@ int main(void)
 	crossover(r);
 	take(r);
 	fresh_first(r);
+	reuse(r);
 	weft_runner_free(r);
 	return check_summary("test_mutate");
 }

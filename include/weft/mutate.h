@@ -49,6 +49,10 @@ typedef struct weft_mutator_stats {
 	uint64_t mismatches;   /* of those, replays whose trace differed */
 	uint64_t engine;       /* mutations left to the engine */
 	uint64_t flipped;      /* samples that reversed a race of the input's run */
+	uint64_t measured;     /* runs of an input to measure it (plan edits, race reversals
+				  of an input whose run the runner no longer holds) */
+	uint64_t twice;        /* mutants whose sample ran, then the fuzzer ran their bytes
+				  again: not taken, though they passed (should stay 0) */
 	/* the adaptive choice's current share per mutation, permille, in this order:
 	 * uniform, POS, random walk, PCT on a fresh scenario; uniform, POS on the
 	 * input's scenario; a prefix of its plan then a walk; a preemption edited;

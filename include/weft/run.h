@@ -178,7 +178,8 @@ typedef void (*weft_death_sink)(void *ctx, const uint8_t *bytes, size_t size, in
  */
 WEFT_API void weft_runner_on_death(weft_runner *runner, weft_death_sink sink, void *ctx);
 /*
- * An execution of `runner` still running `seconds` after it was first seen (a
+ * An execution of `runner` still running `seconds` after it was first seen, or
+ * after this call for the next one (a
  * loop without a switch point, which nothing of weft's can preempt) is a death
  * (weft_runner_on_death): weft's report of the execution so far ("a timeout"),
  * its bytes to the sink with signal SIGALRM, then the process ends (status 1
