@@ -1,0 +1,17 @@
+# bench/hard/hard.cmake - the hard benchmark's programs and targets (issue 33;
+# bench/hard.sh runs them).  Included by the top CMakeLists.txt when
+# WEFT_BENCH_HARD is ON, so weft_add_target / weft_add_program resolve their
+# paths from the top directory.  Each gives NAME_buggy_{replay,fuzz} and a
+# NAME_fixed twin that must pass.
+set(weft_hard_programs torn_record order_chain)
+set(weft_hard_targets)
+foreach(name ${weft_hard_programs})
+  string(TOUPPER ${name} upper)
+  weft_add_program(hard_${name}_buggy bench/hard/${name}.c)
+  weft_add_program(hard_${name}_fixed bench/hard/${name}.c DEFINES HARD_${upper}_FIXED)
+endforeach()
+foreach(name ${weft_hard_targets})
+  string(TOUPPER ${name} upper)
+  weft_add_target(hard_${name}_buggy bench/hard/${name}.c)
+  weft_add_target(hard_${name}_fixed bench/hard/${name}.c DEFINES HARD_${upper}_FIXED)
+endforeach()
