@@ -24,7 +24,7 @@
 #include <stdatomic.h>
 
 #ifndef VERSIONS
-#define VERSIONS 6
+#define VERSIONS 7
 #endif
 #ifdef HARD_STALE_QUAD_FIXED
 #define READY_STORE memory_order_release
