@@ -15,3 +15,7 @@ foreach(name ${weft_hard_targets})
   weft_add_target(hard_${name}_buggy bench/hard/${name}.c)
   weft_add_target(hard_${name}_fixed bench/hard/${name}.c DEFINES HARD_${upper}_FIXED)
 endforeach()
+# Variants of one source by -D (one concept, two sizes).
+weft_add_program(hard_order_chain_crowd_buggy bench/hard/order_chain.c DEFINES THREADS=120 DEPTH=6)
+weft_add_program(hard_order_chain_crowd_fixed bench/hard/order_chain.c
+                 DEFINES THREADS=120 DEPTH=6 HARD_ORDER_CHAIN_FIXED)
