@@ -33,8 +33,9 @@
 # RAW=FILE: also keep the raw rows (one per run; bench_search_report.py says the
 # columns; each row ends with the run's commit and date) in FILE.  REUSE=FILE:
 # take from FILE (an earlier RAW) the rows of the targets run now whose strategy
-# is not among STRATEGIES, and report them with the new ones (the baselines are
-# deterministic per seed: re-run only what changed, e.g. STRATEGIES=fuzz).
+# is not among STRATEGIES, and every row of the other targets in FILE, and
+# report them with the new ones (the baselines are deterministic per seed:
+# re-run only what changed, e.g. STRATEGIES=fuzz, or only new TARGETS).
 # HARD=1: the report's hard-benchmark sections (bench/hard.sh sets it).
 # Exit status: 0 when the report was written; 1 (with a message) when the
 # build directory lacks a binary or a run fails in an unexpected way.
@@ -208,12 +209,16 @@ fi
 report_strategies=$STRATEGIES
 if [ -n "${REUSE:-}" ]; then   # the other strategies' rows of the targets run now
 	[ -r "$REUSE" ] || die "cannot read REUSE=$REUSE"
+	# a target run now: the strategies not run now; another target: all its rows
 	awk -F'\t' -v t=" $TARGETS " -v s=" $STRATEGIES " \
-		'index(t, " " $1 " ") && !index(s, " " $2 " ")' "$REUSE" > "$work/reused"
+		'!index(t, " " $1 " ") || !index(s, " " $2 " ")' "$REUSE" > "$work/reused"
 	cat "$work/reused" >> "$results"
 	[ -z "${RAW:-}" ] || cat "$work/reused" >> "$RAW.new"
 	for s in $(cut -f2 "$work/reused" | awk '!seen[$0]++'); do
 		case " $report_strategies " in *" $s "*) ;; *) report_strategies="$report_strategies $s" ;; esac
+	done
+	for t in $(cut -f1 "$work/reused" | awk '!seen[$0]++'); do
+		case " $TARGETS " in *" $t "*) ;; *) TARGETS="$TARGETS $t" ;; esac
 	done
 fi
 [ -z "${RAW:-}" ] || mv "$RAW.new" "$RAW"

@@ -12,7 +12,8 @@
 # some of the default ones and RAW exists, their rows are reused from it (the
 # baselines are deterministic per seed), e.g. after a mutator change:
 #     STRATEGIES=fuzz bench/hard.sh
-# re-runs only the fuzz column; the report says which rows came from which run.
+# re-runs only the fuzz column, and TARGETS="hard_new" runs only that target and
+# reports it with the others' rows; the report says which rows came from which run.
 # BUILD_DIR (default build/hard).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,8 +24,11 @@ export SEEDS=${SEEDS:-20} CAP=${CAP:-200000} TIME_CAP=${TIME_CAP:-30} JOBS=${JOB
 export STRATEGIES=${STRATEGIES:-$all_strategies}
 export OUT=${OUT:-$here/results.md} RAW=${RAW:-$here/hard/raw.tsv} HARD=1
 
+targets_given=${TARGETS:-}
+# every NAME_buggy that bench/hard/hard.cmake builds, in its order
 names=$(sed -n 's/^set(weft_hard_\(programs\|targets\) *\(.*\))$/\2/p' "$here/hard/hard.cmake")
-export TARGETS=${TARGETS:-$(for n in $names; do printf 'hard_%s ' "$n"; done)}
+variants=$(sed -n 's/^weft_add_\(program\|target\)(\(hard_[a-z0-9_]*\)_buggy .*/\2/p' "$here/hard/hard.cmake")
+export TARGETS=${TARGETS:-$(for n in $names; do printf 'hard_%s ' "$n"; done; echo $variants)}
 
 if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^WEFT_BENCH_HARD:BOOL=ON' "$build/CMakeCache.txt"; then
 	cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
@@ -36,7 +40,7 @@ for t in $TARGETS; do bins="$bins ${t}_buggy_replay ${t}_buggy_fuzz"; done
 cmake --build "$build" -j"$JOBS" --target $bins > /dev/null
 
 reuse=""
-if [ "$STRATEGIES" != "$all_strategies" ] && [ -s "$RAW" ]; then
+if { [ "$STRATEGIES" != "$all_strategies" ] || [ -n "$targets_given" ]; } && [ -s "$RAW" ]; then
 	reuse=$(mktemp)
 	cp "$RAW" "$reuse"
 fi
