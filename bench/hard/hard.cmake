@@ -3,7 +3,7 @@
 # WEFT_BENCH_HARD is ON, so weft_add_target / weft_add_program resolve their
 # paths from the top directory.  Each gives NAME_buggy_{replay,fuzz} and a
 # NAME_fixed twin that must pass.
-set(weft_hard_programs torn_record order_chain three_races stale_quad lease_timeout)
+set(weft_hard_programs torn_record order_chain three_races stale_quad lease_timeout retry_duplicate)
 set(weft_hard_targets aba_borrow tso_room pso_publish)
 foreach(name ${weft_hard_programs})
   string(TOUPPER ${name} upper)
