@@ -4,7 +4,7 @@
 # paths from the top directory.  Each gives NAME_buggy_{replay,fuzz} and a
 # NAME_fixed twin that must pass.
 set(weft_hard_programs torn_record order_chain three_races stale_quad lease_timeout retry_duplicate)
-set(weft_hard_targets aba_borrow tso_room pso_publish)
+set(weft_hard_targets aba_borrow tso_room pso_publish seqlock_register)
 foreach(name ${weft_hard_programs})
   string(TOUPPER ${name} upper)
   weft_add_program(hard_${name}_buggy bench/hard/${name}.c)
