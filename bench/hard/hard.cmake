@@ -19,3 +19,6 @@ endforeach()
 weft_add_program(hard_order_chain_crowd_buggy bench/hard/order_chain.c DEFINES THREADS=120 DEPTH=6)
 weft_add_program(hard_order_chain_crowd_fixed bench/hard/order_chain.c
                  DEFINES THREADS=120 DEPTH=6 HARD_ORDER_CHAIN_FIXED)
+weft_add_program(hard_torn_record_crowd_buggy bench/hard/torn_record.c DEFINES WRITERS=100 FIELDS=4 TRY_ONCE)
+weft_add_program(hard_torn_record_crowd_fixed bench/hard/torn_record.c
+                 DEFINES WRITERS=100 FIELDS=4 TRY_ONCE HARD_TORN_RECORD_FIXED)
