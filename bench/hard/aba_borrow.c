@@ -8,7 +8,8 @@
  * `held` flag, which must have been 0), writes into it, clears the mark and
  * pushes it back: -> 0, or -1 when it found the buffer already held (two
  * owners), or WEFT_NONE when the list was empty.  peek() -> 0 (reads the top
- * buffer's data: a harmless operation that random scenarios also draw).  count() (final operation)
+ * buffer's data) and idle() -> 0 (does nothing): harmless operations that
+ * random scenarios also draw, as a real workload's other calls.  count() (final operation)
  * -> the number of buffers on the list, -1 when the links do not end.
  *
  * Seeded bug (default build): `top` is a bare index (no version tag), so a pop
@@ -22,8 +23,8 @@
  * while holding it~~> t2's borrow pops B and holds it -> t1 pushes A back onto
  * C -> t0's CAS installs B, a buffer t2 holds: the next borrow of B finds it
  * held, or t2's push links B to itself.  Three threads with one operation each
- * (a random scenario may also give a thread the harmless peek(), or fewer
- * threads), two preemptions at exact steps among ~12-step operations.  Oracle: linearizability (every
+ * (a random scenario may also give a thread a harmless peek() or idle(),
+ * or fewer threads), two preemptions at exact steps among ~12-step operations.  Oracle: linearizability (every
  * borrow returns 0, count() = POOL) plus validate(): no buffer held at the end.
  */
 #include <stdio.h>
@@ -34,7 +35,7 @@
 #define POOL 4
 #define NIL 0xffffffffu
 
-enum { OP_BORROW, OP_PEEK, OP_COUNT };
+enum { OP_BORROW, OP_PEEK, OP_IDLE, OP_COUNT };
 
 typedef struct buffer {
 	_Atomic uint32_t next;
@@ -111,6 +112,7 @@ static int64_t count(freelist *f)
 
 static int64_t op_borrow(void *self, const int64_t *args) { return borrow(self, args[0]); }
 static int64_t op_peek(void *self, const int64_t *args) { (void)args; return peek(self); }
+static int64_t op_idle(void *self, const int64_t *args) { (void)self, (void)args; return 0; }
 static int64_t op_count(void *self, const int64_t *args) { (void)args; return count(self); }
 
 static void *fl_setup(void)
@@ -154,6 +156,7 @@ static const weft_model fl_model = {
 static const weft_op fl_ops[] = {
 	[OP_BORROW] = { .name = "borrow", .run = op_borrow, .n_args = 1, .args = { { 1, 3 } } },
 	[OP_PEEK] = { .name = "peek", .run = op_peek },
+	[OP_IDLE] = { .name = "idle", .run = op_idle },
 	[OP_COUNT] = { .name = "count", .run = op_count, .flags = WEFT_OP_FINAL_ONLY },
 };
 
@@ -163,7 +166,7 @@ static const weft_target fl_target = {
 #else
 	.name = "hard_aba_borrow_buggy",
 #endif
-	.ops = fl_ops, .n_ops = 3,
+	.ops = fl_ops, .n_ops = 4,
 	.max_threads = 3, .max_ops_per_thread = 1,
 	.setup = fl_setup, .teardown = fl_teardown,
 	.model = &fl_model, .final_op = &fl_ops[OP_COUNT],

@@ -25,7 +25,7 @@
 
 #define SHARDS 3
 #ifndef PAD
-#define PAD 7
+#define PAD 8
 #endif
 
 static atomic_int count[SHARDS];

@@ -17,12 +17,12 @@
  * flags down.  Fixed build (-DHARD_TSO_ROOM_FIXED): a seq_cst fence between
  * the log stores and the looks (an mfence), which drains the buffer.
  *
- * Window: all three flags buffered while all twelve looks happen: each look at
+ * Window: all three flags buffered while all 6 x LOOKS looks happen: each look at
  * another thread's location is a data choice of how many of that thread's
  * buffered stores stay buffered (memory.h), and the flag is the oldest of
  * LOG + 1, so every choice must keep the whole buffer; plus the three threads
  * interleaved so that every look comes before every flag's commit.  Why hard:
- * twelve choices that must all take their largest value, none of which the
+ * 6 x LOOKS choices that must all take their largest value, none of which the
  * schedule samplers aim at.  Oracle: linearizability (every visit returns 0);
  * an SC or correctly fenced execution never fails.
  */
@@ -32,6 +32,9 @@
 
 #ifndef LOG
 #define LOG 3
+#endif
+#ifndef LOOKS
+#define LOOKS 3
 #endif
 
 enum { OP_VISIT0, OP_VISIT1, OP_VISIT2, OP_OCCUPANCY };
@@ -51,12 +54,12 @@ static int64_t visit(room *r, int me)
 	weft_atomic_thread_fence(memory_order_seq_cst);   /* mfence: drain the buffer */
 #endif
 	int up = 0;
-	for (int look = 0; look < 2; look++)      /* twice, "to be sure" */
+	for (int look = 0; look < LOOKS; look++)  /* LOOKS times, "to be sure" */
 		for (int k = 1; k <= 2; k++)
 			up += (int)weft_atomic_load_explicit(&r->flag[(me + k) % 3],
 							     memory_order_acquire);
 	int64_t r_ = 0;
-	if (up <= 2) {                              /* at most one other, both times */
+	if (up <= LOOKS) {                          /* one other up per look, at most */
 		if (weft_atomic_fetch_add(&r->inside, 1) >= 2)
 			r_ = -1;                          /* a third visitor inside */
 		weft_atomic_fetch_sub(&r->inside, 1);
