@@ -142,7 +142,8 @@ def best_baseline(t, strategies, cells):
         if s not in strategies or c is None or c.median_execs() is None:
             continue
         m = c.median_execs()
-        if best is None or (m[1], m[0]) < (best[1][1], best[1][0]):
+        # capped is False, True or "timeout": any not-found median sorts after a found one
+        if best is None or (bool(m[1]), m[0]) < (bool(best[1][1]), best[1][0]):
             best = (s, m)
     return best
 

@@ -6,7 +6,7 @@
 # per-strategy geometric means, fuzz / best baseline per target and the
 # Done-when line.  The raw rows go to bench/hard/raw.tsv (committed).
 #
-# Knobs (environment): SEEDS=20 CAP=200000 TIME_CAP=30 JOBS=2
+# Knobs (environment): SEEDS=20 CAP=100000 TIME_CAP=15 JOBS=2
 # STRATEGIES="fuzz random pct1 pct2 pct3 uniform pos" TARGETS="hard_... ..."
 # OUT=bench/results.md RAW=bench/hard/raw.tsv.  When STRATEGIES leaves out
 # some of the default ones and RAW exists, their rows are reused from it (the
@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:-$root/build/hard}
 all_strategies="fuzz random pct1 pct2 pct3 uniform pos"
-export SEEDS=${SEEDS:-20} CAP=${CAP:-200000} TIME_CAP=${TIME_CAP:-30} JOBS=${JOBS:-2}
+export SEEDS=${SEEDS:-20} CAP=${CAP:-100000} TIME_CAP=${TIME_CAP:-15} JOBS=${JOBS:-2}
 export STRATEGIES=${STRATEGIES:-$all_strategies}
 export OUT=${OUT:-$here/results.md} RAW=${RAW:-$here/hard/raw.tsv} HARD=1
 
