@@ -24,6 +24,8 @@ runs over all their seconds.
 import argparse
 import csv
 import math
+import os
+import re
 import sys
 from collections import Counter, defaultdict
 
@@ -287,6 +289,21 @@ def hard_sections(out, targets, strategies, cells, runs, cap, time_cap):
     out("\n")
 
 
+def hard_order(targets):
+    """The targets in bench/hard/hard.cmake's order (its lists, then its -D variants)."""
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hard", "hard.cmake")) as f:
+            text = f.read()
+    except OSError:
+        return targets
+    names = []
+    for m in re.finditer(r"^set\(weft_hard_(?:programs|targets) *(.*)\)$", text, re.M):
+        names += ["hard_" + n for n in m.group(1).split()]
+    names += re.findall(r"^weft_add_(?:program|target)\((hard_[a-z0-9_]*)_buggy ", text, re.M)
+    rank = {n: i for i, n in enumerate(names)}
+    return sorted(targets, key=lambda t: (rank.get(t, len(rank)), targets.index(t)))
+
+
 def main():
     a = parse()
     cap = int(a.cap)
@@ -296,6 +313,8 @@ def main():
             if row:
                 runs.append(Run(row))
     targets = a.targets.split()
+    if a.hard:
+        targets = hard_order(targets)
     strategies = a.strategies.split()
     if DEFAULT in strategies:
         runs += [r.with_inner() for r in runs if r.strategy == DEFAULT]
