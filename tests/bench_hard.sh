@@ -22,13 +22,12 @@ cmake_list="$root/bench/hard/hard.cmake"
 # ---- 1. the sources compile ----
 programs=$(sed -n 's/^set(weft_hard_programs *\(.*\))$/\1/p' "$cmake_list")
 targets=$(sed -n 's/^set(weft_hard_targets *\(.*\))$/\1/p' "$cmake_list")
-[ -n "$programs" ] && [ -n "$targets" ] || err "hard.cmake lists no programs or no targets"
+if [ -z "$programs" ] || [ -z "$targets" ]; then err "hard.cmake lists no programs or no targets"; fi
 for f in "$root"/bench/hard/*.c; do
 	n=$(basename "$f" .c)
 	case " $programs $targets " in *" $n "*) ;; *) err "bench/hard/$n.c is not in hard.cmake" ;; esac
 done
 check() {   # NAME KIND [DEFINE]
-	upper=$(echo "$1" | tr a-z A-Z)
 	extra=""
 	[ "$2" = program ] && extra="-include weft/dropin.h -Dmain=weft_program_main"
 	# shellcheck disable=SC2086
@@ -38,11 +37,11 @@ check() {   # NAME KIND [DEFINE]
 }
 for n in $programs; do
 	check "$n" program
-	check "$n" program "HARD_$(echo "$n" | tr a-z A-Z)_FIXED"
+	check "$n" program "HARD_$(echo "$n" | tr '[:lower:]' '[:upper:]')_FIXED"
 done
 for n in $targets; do
 	check "$n" target
-	check "$n" target "HARD_$(echo "$n" | tr a-z A-Z)_FIXED"
+	check "$n" target "HARD_$(echo "$n" | tr '[:lower:]' '[:upper:]')_FIXED"
 done
 
 # ---- 2. RAW, REUSE and the hard sections ----

@@ -1,26 +1,30 @@
 /*
- * bench/hard/torn_pair.c - many threads, one narrow window: a two-field record
- * published under a sequence counter that writers do not exclude each other
- * on (hard benchmark, issue 33; an ordinary pthread program, C11 atomics).
+ * bench/hard/torn_record.c - many threads, one narrow window: a record
+ * published under a sequence counter whose writers hand over too early (hard
+ * benchmark, issue 33; an ordinary pthread program, C11 atomics).
  *
- * Program: WRITERS threads each publish the pair (i, i) into `a` and `b`,
- * bracketed by two increments of `seq` (odd = a write in progress, as in a
- * seqlock); one reader takes a snapshot: it reads `seq`, and if even, `a` and
- * `b`, then `seq` again, and trusts the pair when both readings agree.
- * Seeded bug (default build): the writers do not serialise among themselves
- * (the lock that should guard the write side is missing), so two writers in
- * flight bring `seq` back to even: a reader that reads both `seq` values inside
- * that overlap trusts a torn pair.  Fixed build (-DHARD_TORN_RECORD_FIXED): a
- * mutex around the write side.
+ * Program: WRITERS threads each publish the record (i, i, ..., i), FIELDS
+ * words, bracketed by two increments of `seq` (odd = a write in progress, as
+ * in a seqlock).  Writers exclude each other with a lock word: each waits for
+ * an even `seq`, then takes the lock by compare-and-swap (the crowd variant,
+ * -DTRY_ONCE, skips its update instead of waiting).  One reader takes a
+ * snapshot: it reads `seq`, and if even, the fields, then `seq` again, and
+ * trusts the record when both readings agree.
+ * Seeded bug (default build): a writer releases the lock before its closing
+ * increment.  A writer Y that saw an even `seq` earlier and takes the lock in
+ * that gap brings `seq` back to even while both are mid-write, and a reader
+ * inside the overlap trusts a torn record.  Fixed build
+ * (-DHARD_TORN_RECORD_FIXED): the closing increment, then the release.
  *
- * Window: writer X's first increment, writer Y's first increment, one of them
- * storing `a` but not yet `b` (or both stores mixed), then all four reader loads,
- * before either writer's second increment: 2 preemptions of writers at chosen
- * steps and the reader's 4 steps packed in between, among 9 threads whose
- * other steps all close the window.  Why hard: a uniform choice of the next
- * thread almost never keeps two writers parked mid-write while the reader runs
- * four steps in a row; PCT needs the reader's priority between the writers' and
- * two change points at exact steps.  Oracle: the reader's assert().
+ * Window: Y's even-sequence check before X's opening increment, Y parked
+ * through X's whole write, Y's CAS in X's one-step gap, Y's opening increment
+ * and at least one store, then the reader's FIELDS + 2 loads, all before
+ * either writer moves on.  Why hard: three preemptions at exact steps plus a
+ * run of the reader's among WRITERS + 2 threads whose every other step closes
+ * the window; a uniform choice of the next thread almost never keeps two
+ * writers parked while the reader runs, and PCT needs the reader's priority
+ * between the writers' and change points at exact steps.  Oracle: the
+ * reader's assert().
  */
 #include <assert.h>
 #include <pthread.h>
@@ -31,11 +35,11 @@
 #define WRITERS 8
 #endif
 
-static atomic_uint seq;
 #ifndef FIELDS
 #define FIELDS 3
 #endif
 
+static atomic_uint seq;
 static atomic_int field[FIELDS];
 static atomic_int write_side;   /* the writers' lock: 1 = held */
 static int id[WRITERS];
