@@ -28,7 +28,8 @@ targets_given=${TARGETS:-}
 # every NAME_buggy that bench/hard/hard.cmake builds, in its order
 names=$(sed -n 's/^set(weft_hard_\(programs\|targets\) *\(.*\))$/\2/p' "$here/hard/hard.cmake")
 variants=$(sed -n 's/^weft_add_\(program\|target\)(\(hard_[a-z0-9_]*\)_buggy .*/\2/p' "$here/hard/hard.cmake")
-export TARGETS=${TARGETS:-$(for n in $names; do printf 'hard_%s ' "$n"; done; echo $variants)}
+# shellcheck disable=SC2086   # the lists are split into words on purpose
+export TARGETS=${TARGETS:-$(for n in $names $variants; do printf '%s ' "hard_${n#hard_}"; done)}
 
 if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^WEFT_BENCH_HARD:BOOL=ON' "$build/CMakeCache.txt"; then
 	cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
