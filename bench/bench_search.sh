@@ -2,7 +2,7 @@
 # bench/bench_search.sh [BUILD_DIR] - how fast does each way of choosing schedules
 # find each seeded bug?  For every buggy target x strategy, SEEDS independent runs
 # from nothing (empty corpus, fresh explorer) until the first failure or CAP
-# executions; writes a markdown report (bench/results.md by default): per target,
+# executions; writes a markdown report (bench/results-classic.md by default): per target,
 # median and p90 executions and seconds to the first failure, executions per
 # second, how many seeds found the bug, the verdicts seen; then a summary.
 #
@@ -29,7 +29,14 @@
 # Knobs (environment): SEEDS=10 CAP=100000 TIME_CAP=60 JOBS=2 (runs at a time;
 # stress runs always one at a time, they need every CPU) TARGETS="counter ..."
 # (default: every NAME_buggy_replay in BUILD_DIR) STRATEGIES="fuzz ..."
-# OUT=bench/results.md.  WEFT_BACKEND, if set, is passed on and printed.
+# OUT=bench/results-classic.md.  WEFT_BACKEND, if set, is passed on and printed.
+# RAW=FILE: also keep the raw rows (one per run; bench_search_report.py says the
+# columns; each row ends with the run's commit and date) in FILE.  REUSE=FILE:
+# take from FILE (an earlier RAW) the rows of the targets run now whose strategy
+# is not among STRATEGIES, and every row of the other targets in FILE, and
+# report them with the new ones (the baselines are deterministic per seed:
+# re-run only what changed, e.g. STRATEGIES=fuzz, or only new TARGETS).
+# HARD=1: the report's hard-benchmark sections (bench/hard.sh sets it).
 # Exit status: 0 when the report was written; 1 (with a message) when the
 # build directory lacks a binary or a run fails in an unexpected way.
 set -u
@@ -99,8 +106,9 @@ run_one() {
 	fi
 	seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }')
 	note=$(sed -n 's/^explore: n\/a: //p' "$tmp/log" | head -1 | tr '\t' ' ')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$strategy" "$seed" "$status" \
-		"${execs:-0}" "$seconds" "${verdict:-none}" "${note:--}" "${inner:-0}" >> "$results"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$strategy" "$seed" "$status" \
+		"${execs:-0}" "$seconds" "${verdict:-none}" "${note:--}" "${inner:-0}" \
+		"${BENCH_RUN_COMMIT:--}" "${BENCH_RUN_DATE:--}" >> "$results"
 	rm -rf "$tmp"
 }
 
@@ -117,7 +125,7 @@ build=${1:-$root/build-clang}
 build=$(cd "$build" && pwd)
 export SEEDS=${SEEDS:-10} CAP=${CAP:-100000} TIME_CAP=${TIME_CAP:-60}
 JOBS=${JOBS:-2}
-OUT=${OUT:-$here/results.md}
+OUT=${OUT:-$here/results-classic.md}
 TARGETS_GIVEN=${TARGETS:-} STRATEGIES_GIVEN=${STRATEGIES:-}
 STRATEGIES=${STRATEGIES:-"fuzz fuzz-nofeedback fuzz-bytes bytes random pct1 pct2 pct3 uniform pos stress"}
 order="counter spsc_ring treiber_stack ms_queue hash_set blocking_queue transfer spinlock
@@ -180,6 +188,9 @@ case " $STRATEGIES " in   # what a libFuzzer process costs before its first exec
 	startup=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b - a }')
 	;;
 esac
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | head -1)
+export BENCH_RUN_COMMIT="$commit${dirty:+-dirty}" BENCH_RUN_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 t0=$(date +%s.%N)
 if [ -s "$work/jobs" ]; then
 	xargs -P "$JOBS" -L 1 bash "$0" --run-one < "$work/jobs" || die "a run failed to start"
@@ -194,13 +205,29 @@ if awk -F'\t' '$4 == "error" { bad = 1 } END { exit !bad }' "$results"; then
 	die "some runs ended in an unexpected way (see above)"
 fi
 
+[ -z "${RAW:-}" ] || cp "$results" "$RAW.new" || die "cannot write $RAW"
+report_strategies=$STRATEGIES
+if [ -n "${REUSE:-}" ]; then   # the other strategies' rows of the targets run now
+	[ -r "$REUSE" ] || die "cannot read REUSE=$REUSE"
+	# a target run now: the strategies not run now; another target: all its rows
+	awk -F'\t' -v t=" $TARGETS " -v s=" $STRATEGIES " \
+		'!index(t, " " $1 " ") || !index(s, " " $2 " ")' "$REUSE" > "$work/reused"
+	cat "$work/reused" >> "$results"
+	[ -z "${RAW:-}" ] || cat "$work/reused" >> "$RAW.new"
+	for s in $(cut -f2 "$work/reused" | awk '!seen[$0]++'); do
+		case " $report_strategies " in *" $s "*) ;; *) report_strategies="$report_strategies $s" ;; esac
+	done
+	for t in $(cut -f1 "$work/reused" | awk '!seen[$0]++'); do
+		case " $TARGETS " in *" $t "*) ;; *) TARGETS="$TARGETS $t" ;; esac
+	done
+fi
+[ -z "${RAW:-}" ] || mv "$RAW.new" "$RAW"
+
 # ---- the report ----
 compiler=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -1)
 compiler_version=$("${compiler:-cc}" --version 2>/dev/null | head -1)
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -1)
 sanitize=$(sed -n 's/^WEFT_SANITIZE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -1)
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | head -1)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 python3 "$here/bench_search_report.py" "$results" > "$work/report.md" \
 	--date "$(date -u '+%Y-%m-%d %H:%M UTC')" --commit "$commit${dirty:+ (with uncommitted changes)}" \
@@ -208,7 +235,7 @@ python3 "$here/bench_search_report.py" "$results" > "$work/report.md" \
 	--cpu "${cpu:-unknown}" --nproc "$(nproc 2>/dev/null || echo '?')" --load "$load" \
 	--backend "${WEFT_BACKEND:-default (WEFT_BACKEND not set)}" \
 	--startup "$startup" --seeds "$SEEDS" --cap "$CAP" --time-cap "$TIME_CAP" --jobs "$JOBS" --total "$total" \
-	--strategies "$STRATEGIES" --targets "$TARGETS" \
+	--strategies "$report_strategies" --targets "$TARGETS" ${HARD:+--hard} \
 	--command "SEEDS=$SEEDS CAP=$CAP JOBS=$JOBS${TARGETS_GIVEN:+ TARGETS=\"$TARGETS_GIVEN\"}${STRATEGIES_GIVEN:+ STRATEGIES=\"$STRATEGIES_GIVEN\"} bench/bench_search.sh $build" ||
 	die "the statistics failed"
 cp "$work/report.md" "$OUT" || die "cannot write $OUT"

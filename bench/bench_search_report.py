@@ -3,10 +3,14 @@
 bench/bench_search.sh (which calls it; see there).
 
 RESULTS.tsv: one line per run, tab-separated:
-  target strategy seed status executions seconds verdict note [inner]
+  target strategy seed status executions seconds verdict note [inner [commit date]]
 inner: executions the fuzzer's structure-aware mutator ran inside its own calls
 (unjudged; 0 for the other strategies).  For `fuzz` the report adds a row
 `fuzz+inner` whose executions are both together.
+commit, date: the run that produced the row (bench_search.sh REUSE mixes runs).
+With --hard (bench/hard.sh): the hard benchmark's sections instead of issue 17's
+goals: per-strategy geometric means over the suite, fuzz / best baseline per
+target and issue 33's Done-when line.
 status: found (executions and seconds to the first failure), cap (no failure within
 CAP executions), timeout (killed at TIME_CAP seconds), na (the strategy cannot run
 the target; note says why).
@@ -20,6 +24,8 @@ runs over all their seconds.
 import argparse
 import csv
 import math
+import os
+import re
 import sys
 from collections import Counter, defaultdict
 
@@ -36,6 +42,7 @@ def parse():
     for key in ["date", "commit", "compiler", "cpu", "nproc", "load", "backend", "seeds",
                 "cap", "time-cap", "startup", "jobs", "total", "strategies", "targets", "command"]:
         p.add_argument("--" + key, default="?")
+    p.add_argument("--hard", action="store_true")
     return p.parse_args()
 
 
@@ -45,11 +52,13 @@ class Run:
         self.executions, self.seconds = int(row[4]), float(row[5])
         self.verdict, self.note = row[6], row[7] if len(row) > 7 else "-"
         self.inner = int(row[8]) if len(row) > 8 and row[8] else 0
+        self.run = (row[9], row[10]) if len(row) > 10 else ("-", "-")
 
     def with_inner(self):
         """The same run counting the mutator's own executions too."""
         r = Run([self.target, ALL, str(self.seed), self.status,
-                 str(self.executions + self.inner), str(self.seconds), self.verdict, self.note])
+                 str(self.executions + self.inner), str(self.seconds), self.verdict, self.note,
+                 "0", self.run[0], self.run[1]])
         return r
 
     @property
@@ -135,7 +144,8 @@ def best_baseline(t, strategies, cells):
         if s not in strategies or c is None or c.median_execs() is None:
             continue
         m = c.median_execs()
-        if best is None or (m[1], m[0]) < (best[1][1], best[1][0]):
+        # capped is False, True or "timeout": any not-found median sorts after a found one
+        if best is None or (bool(m[1]), m[0]) < (bool(best[1][1]), best[1][0]):
             best = (s, m)
     return best
 
@@ -207,6 +217,93 @@ def goals(out, targets, strategies, cells, cap):
     out("\n\n")
 
 
+def geomean(values):
+    return math.exp(sum(math.log(max(v, 1e-9)) for v in values) / len(values)) if values else 0.0
+
+
+def hard_sections(out, targets, strategies, cells, runs, cap, time_cap):
+    """Issue 33: provenance, geometric means, fuzz / best baseline, Done-when."""
+    out("## Which run each row comes from\n\n")
+    out("bench/hard.sh may re-run some strategies and reuse the others' raw rows "
+        "(`bench/hard/raw.tsv`): the baselines are deterministic per seed.\n\n")
+    out("| strategy | runs | git commit | date |\n|---|---:|---|---|\n")
+    prov = defaultdict(Counter)
+    for r in runs:
+        if r.strategy != ALL:
+            prov[r.strategy][r.run] += 1
+    for s in strategies:
+        for (c, d), n in sorted(prov[s].items()):
+            out(f"| {s} | {n} | {c} | {d} |\n")
+    out("\n## Geometric means over the suite\n\n")
+    out("Per strategy, the geometric mean over the %d targets of the median executions and "
+        "of the median seconds to the first failure. **A median that did not find the bug "
+        "counts as the cap** (%s executions; for seconds, the time that median run took, "
+        "at most the %s s time cap), so a mean with such medians is a lower bound (marked "
+        "≥).\n\n" % (len(targets), f"{cap:,}", time_cap))
+    out("| strategy | geomean median executions | geomean median s | targets found in the "
+        "median |\n|---|---:|---:|---:|\n")
+    for s in strategies:
+        es, ss, capped = [], [], 0
+        for t in targets:
+            c = cells.get((t, s))
+            if c is None or c.median_execs() is None:
+                continue
+            es.append(cap if c.med_e_capped else c.med_e)
+            ss.append(c.med_s)
+            capped += bool(c.med_e_capped)
+        if not es:
+            continue
+        mark = "≥" if capped else ""
+        out(f"| {s} | {mark}{geomean(es):,.0f} | {mark}{geomean(ss):.3f} | "
+            f"{len(es) - capped}/{len(es)} |\n")
+    out("\n## The fuzzer against the best baseline\n\n")
+    out("Best baseline: the lowest median executions among %s on that target. Ratio: "
+        "median / best baseline's median (≥ or ≤ when a median hit the cap).\n\n"
+        % ", ".join(f"`{b}`" for b in BASELINES if b in strategies))
+    out("| target | best baseline | its median | fuzz | fuzz / best | fuzz+inner / best |\n"
+        "|---|---|---:|---:|---:|---:|\n")
+    tally = {DEFAULT: [0, 0, 0], ALL: [0, 0, 0]}   # <= 0.5, <= 1, judged
+    for t in targets:
+        best = best_baseline(t, strategies, cells)
+        c = cells.get((t, DEFAULT))
+        if best is None or c is None or c.median_execs() is None:
+            continue
+        name, bm = best
+        for s in (DEFAULT, ALL):
+            m = cells[(t, s)].median_execs()
+            tally[s][2] += 1
+            if not m[1] and (bm[1] or 2 * m[0] <= bm[0]):
+                tally[s][0] += 1
+            if not m[1] and (bm[1] or m[0] <= bm[0]):
+                tally[s][1] += 1
+        med = c.median_execs()
+        bm_txt = ("≥%s" % f"{cap:,}") if bm[1] else f"{bm[0]:,}"
+        med_txt = ("≥%s" % f"{cap:,}") if med[1] else f"{med[0]:,}"
+        out(f"| {t} | {name} | {bm_txt} | {med_txt} ({c.found}/{len(c.live)}) | "
+            f"{ratio(med, bm)} | {ratio(cells[(t, ALL)].median_execs(), bm)} |\n")
+    out("\n**Done when (issue 33)**:\n\n")
+    for s in (DEFAULT, ALL):
+        k, m, n = tally[s]
+        out(f"- `{s}` <= 0.5x best baseline on {k} of {n} targets (goal: half); "
+            f"<= 1x on {m} of {n} (goal: all).\n")
+    out("\n")
+
+
+def hard_order(targets):
+    """The targets in bench/hard/hard.cmake's order (its lists, then its -D variants)."""
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hard", "hard.cmake")) as f:
+            text = f.read()
+    except OSError:
+        return targets
+    names = []
+    for m in re.finditer(r"^set\(weft_hard_(?:programs|targets) *(.*)\)$", text, re.M):
+        names += ["hard_" + n for n in m.group(1).split()]
+    names += re.findall(r"^weft_add_(?:program|target)\((hard_[a-z0-9_]*)_buggy ", text, re.M)
+    rank = {n: i for i, n in enumerate(names)}
+    return sorted(targets, key=lambda t: (rank.get(t, len(rank)), targets.index(t)))
+
+
 def main():
     a = parse()
     cap = int(a.cap)
@@ -216,6 +313,8 @@ def main():
             if row:
                 runs.append(Run(row))
     targets = a.targets.split()
+    if a.hard:
+        targets = hard_order(targets)
     strategies = a.strategies.split()
     if DEFAULT in strategies:
         runs += [r.with_inner() for r in runs if r.strategy == DEFAULT]
@@ -291,7 +390,10 @@ def main():
         out(f"| {t} | " + " | ".join(row) + " |\n")
     out("\n")
 
-    goals(out, targets, strategies, cells, cap)
+    if a.hard:
+        hard_sections(out, targets, strategies, cells, runs, cap, a.time_cap)
+    else:
+        goals(out, targets, strategies, cells, cap)
 
     # summary
     out("## Summary\n\n")
