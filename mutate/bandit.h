@@ -4,22 +4,27 @@
  * schedule on a fresh scenario or on the input's own, keep a prefix of the
  * input's plan, edit a preemption or an operation, reverse a race of the
  * input's run, splice two inputs),
- * rewarded by what the execution of the mutant showed that no earlier one had.
+ * rewarded when the execution of the mutant put accesses to one object in an
+ * unserializable order no earlier one had (closeness.h).
  *
  * Why: no fixed mix is right for every target (bench/results.md: uniform is
  * the best baseline on some bugs, POS or the random walk on others), and a
  * mixture is never better than its best part weighted by its share.  A bandit
- * moves the share toward the arms whose mutants keep giving new interleaving
- * features (weft/run.h: pairs, reads-from, outcomes), which is what the corpus
- * grows on; the priors come from measured per-arm failure rates (bandit.c).
+ * moves the share toward the arms whose mutants keep giving new orders of
+ * threads' accesses to one object, the "closer to failure" signal of issue 33;
+ * the priors come from measured per-arm failure rates (bandit.c).  Rewarding
+ * any new interleaving feature (weft/run.h: pairs, reads-from, outcomes), as
+ * before, credited nearly every run of every arm, so the shares stayed at the
+ * priors (measured with bench/search_quick.sh).
  *
  * The estimate per arm is probability matching on a decayed mean:
  * weight = prior * (gains + K/2) / (pulls + K), at least prior / 4 so that no
  * arm starves, with pulls and gains decayed by 1/256 per reward so the choice
  * follows the campaign's phase (early: fresh scenarios; later: corpus work).
- * Novelty: a feature (id mod 2^16, its count bucketed as libFuzzer buckets
- * counters) not seen before by this mutator.  With feedback off nothing is
- * rewarded and the priors stay.  Deterministic: the choice draws from the
+ * The features of every mutant's run are still marked seen (id mod 2^16, its
+ * count bucketed as libFuzzer buckets counters): the race reversal prefers
+ * reads-from pairs not seen (flip.h).  With feedback off nothing is rewarded
+ * and the priors stay.  Deterministic: the choice draws from the
  * mutator's seeded generator, and the state follows the calls made.
  */
 #ifndef WEFT_MUTATE_BANDIT_H
@@ -65,8 +70,8 @@ void mutate_bandit_init(mutate_bandit *b);
 mutate_arm mutate_bandit_pick(mutate_bandit *b, search_rng *rng, unsigned allowed);
 /* The last mutant was new to the engine (novel) or not: credit its arm; once. */
 void mutate_bandit_credit(mutate_bandit *b, int novel);
-/* The last mutant ran with these features: credit its arm with their novelty. */
-void mutate_bandit_reward(mutate_bandit *b, const weft_feature *f, size_t n);
+/* Whether any of a run's features is new (count bucket included); marks them seen. */
+int mutate_bandit_novel(mutate_bandit *b, const weft_feature *f, size_t n);
 /* Whether a feature id was ever seen in a mutant's run (any count). */
 int mutate_bandit_seen(const mutate_bandit *b, uint32_t id);
 /* The current share of each arm, in permille (for the exit statistics). */
