@@ -10,7 +10,7 @@
 # fuzz+inner = libFuzzer's stat::number_of_executed_units plus the mutator's
 # own runs libFuzzer did not take.
 #
-# Knobs (environment): TARGETS (default: the hardest of bench/results.md),
+# Knobs (environment): TARGETS (default: the hardest of bench/results-classic.md),
 # STRATEGIES (default "fuzz uniform pos random pct3"), SEEDS=5, CAP=100000,
 # TIME_CAP=60, JOBS=2, RAW=FILE (keep the per-run lines; default a temporary
 # file).  Prints one line per target: the median of fuzz (executions, and
