@@ -343,6 +343,8 @@ static unsigned run_part_calls(weft_runner *r, weft_op_record *calls, unsigned n
 	jmp_buf jump;
 	volatile unsigned i = 0;
 	*blocked = false;
+	if (n == 0)   /* most scenarios have no parts: no setjmp twice an execution */
+		return 0;
 	if (setjmp(jump) != 0) {   /* calls[i] blocked */
 		sched_replay_jump = NULL;
 		calls[i].result = WEFT_BLOCKED;

@@ -24,7 +24,38 @@ void search_scenario_source_init(search_scenario_source *src, const weft_target 
 	src->min_threads = clamp(min_threads, bounds->min_threads, bounds->max_threads);
 	src->max_threads = clamp(max_threads, src->min_threads, bounds->max_threads);
 	src->max_ops = clamp(max_ops, 1, bounds->max_ops);
+	src->direct = search_scenario_draw_is_exact(target, bounds);
 }
+
+/* A choice below this is one byte and never the byte '0' (0x30), which reads as 0. */
+#define PLAIN_CHOICE_BOUND 0x30
+
+/*
+ * 1 when every draw is exactly what encode + decode make of it: no group
+ * (the decoder's only rewrite, and the encoder's only refusal besides a choice
+ * it cannot spell), and every choice a draw writes (an operation's kind, each
+ * argument) is one byte below '0' (put_choice never fails, never adds its
+ * bound).  The bytes fit: 16 threads x 8 calls x (kind, 4 arguments, control)
+ * is 768 bytes, under DRAW_BYTES.  A program is never direct (one scenario).
+ */
+int search_scenario_draw_is_exact(const weft_target *t, const input_bounds *b)
+{
+	if (b->program || b->n_thread_ops == 0 || b->n_thread_ops > PLAIN_CHOICE_BOUND)
+		return 0;
+	for (unsigned k = 0; k < b->n_thread_ops; k++) {
+		const weft_op *op = &t->ops[b->thread_ops[k]];
+		if (op->group != 0)
+			return 0;
+		for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++) {
+			weft_range r = op->args[a];
+			if (r.max > r.min && ((uint64_t)r.max - (uint64_t)r.min >= PLAIN_CHOICE_BOUND))
+				return 0;
+		}
+	}
+	return 1;
+}
+_Static_assert(WEFT_MAX_THREADS * WEFT_MAX_OPS * (2 + WEFT_MAX_ARGS) <= 4096,
+	       "a direct draw's bytes fit DRAW_BYTES");
 
 static int64_t draw_arg(search_rng *rng, weft_range r)
 {
@@ -69,6 +100,10 @@ void search_scenario_draw(search_scenario_source *src, input_scenario *s)
 {
 	uint8_t bytes[DRAW_BYTES];
 	size_t n = 0;
+	if (src->direct) {   /* encode + decode would give the draw back unchanged */
+		draw_raw(src, s);
+		return;
+	}
 	if (!src->bounds->program) {
 		for (int tries = 0; tries < DRAW_TRIES; tries++) {
 			draw_raw(src, s);

@@ -63,17 +63,24 @@ static inline uint64_t search_rng_next(search_rng *r)
 	return result;
 }
 
-/* Uniform in [0, bound), bound >= 1 (Lemire's multiply-shift with rejection: exact). */
+/*
+ * Uniform in [0, bound), bound >= 1 (Lemire's multiply-shift with rejection:
+ * exact; "Fast random integer generation in an interval", TOMACS 2019).  The
+ * threshold, (2^64 - bound) mod bound, is below bound, so a low half at or
+ * above bound is accepted without it: the division happens on few calls, and
+ * the values and the draws taken are what they were with it on every call.
+ */
 static inline uint64_t search_rng_below(search_rng *r, uint64_t bound)
 {
 	if (bound <= 1)
 		return 0;
-	uint64_t threshold = (0 - bound) % bound;
-	for (;;) {
-		unsigned __int128 m = (unsigned __int128)search_rng_next(r) * bound;
-		if ((uint64_t)m >= threshold)
-			return (uint64_t)(m >> 64);
+	unsigned __int128 m = (unsigned __int128)search_rng_next(r) * bound;
+	if ((uint64_t)m < bound) {
+		uint64_t threshold = (0 - bound) % bound;
+		while ((uint64_t)m < threshold)
+			m = (unsigned __int128)search_rng_next(r) * bound;
 	}
+	return (uint64_t)(m >> 64);
 }
 
 /* A uniformly chosen thread of the non-empty bit mask. */
