@@ -31,12 +31,14 @@ void search_scenario_source_init(search_scenario_source *src, const weft_target 
 #define PLAIN_CHOICE_BOUND 0x30
 
 /*
- * 1 when every draw is exactly what encode + decode make of it: no group
- * (the decoder's only rewrite, and the encoder's only refusal besides a choice
- * it cannot spell), and every choice a draw writes (an operation's kind, each
- * argument) is one byte below '0' (put_choice never fails, never adds its
- * bound).  The bytes fit: 16 threads x 8 calls x (kind, 4 arguments, control)
- * is 768 bytes, under DRAW_BYTES.  A program is never direct (one scenario).
+ * 1 when every draw the encoder accepts is exactly what the decoder makes of
+ * its bytes, and the encoder refuses a draw only for its groups
+ * (input_scenario_groups_admissible): every choice a draw writes (an
+ * operation's kind, each argument) is one byte below '0', so put_choice never
+ * fails and never adds its bound, and with each group on one thread the
+ * decoder admits every operation as drawn.  The bytes fit: 16 threads x 8
+ * calls x (kind, 4 arguments, control) is 768 bytes, under DRAW_BYTES.  A
+ * program is never exact (its one scenario comes from the decoder).
  */
 int search_scenario_draw_is_exact(const weft_target *t, const input_bounds *b)
 {
@@ -44,8 +46,6 @@ int search_scenario_draw_is_exact(const weft_target *t, const input_bounds *b)
 		return 0;
 	for (unsigned k = 0; k < b->n_thread_ops; k++) {
 		const weft_op *op = &t->ops[b->thread_ops[k]];
-		if (op->group != 0)
-			return 0;
 		for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++) {
 			weft_range r = op->args[a];
 			if (r.max > r.min && ((uint64_t)r.max - (uint64_t)r.min >= PLAIN_CHOICE_BOUND))
@@ -100,13 +100,14 @@ void search_scenario_draw(search_scenario_source *src, input_scenario *s)
 {
 	uint8_t bytes[DRAW_BYTES];
 	size_t n = 0;
-	if (src->direct) {   /* encode + decode would give the draw back unchanged */
-		draw_raw(src, s);
-		return;
-	}
 	if (!src->bounds->program) {
 		for (int tries = 0; tries < DRAW_TRIES; tries++) {
 			draw_raw(src, s);
+			if (src->direct) {   /* the encoder's only refusal, without the bytes */
+				if (input_scenario_groups_admissible(s, src->target))
+					return;   /* encode + decode would give it back unchanged */
+				continue;
+			}
 			n = input_scenario_encode(s, src->target, src->bounds, bytes, sizeof bytes);
 			if (n != INPUT_ENCODE_FAILED)
 				break;

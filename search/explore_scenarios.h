@@ -21,12 +21,15 @@
  *
  * A program target (WEFT_TARGET_PROGRAM) has one scenario: main().
  *
- * Cost (issue 33): when the decoder can change nothing (no operation groups,
- * every kind and argument a one-byte choice; search_scenario_draw_is_exact),
- * the round trip through the bytes is skipped: it gives the draw back
- * unchanged, so the scenarios, and every digest, are the same; the round trip
- * was a tenth of an execution of a small target.  `direct` off forces it
- * (test_scenario_draw compares the two).
+ * Cost (issue 33): when every choice a draw writes is one plain byte
+ * (search_scenario_draw_is_exact: kinds and arguments of fewer than 48
+ * values), the round trip through the bytes is skipped: the encoder would
+ * refuse a draw only for its groups (input_scenario_groups_admissible, asked
+ * directly) and the decoder would give any other back unchanged, so the
+ * scenarios, and every digest, are the same; the round trip was a tenth of an
+ * execution of a small target, and a quarter of the SPSC ring's (its groups
+ * refuse many draws).  `direct` off forces the bytes (test_scenario_draw
+ * compares the two).
  */
 #ifndef WEFT_SEARCH_EXPLORE_SCENARIOS_H
 #define WEFT_SEARCH_EXPLORE_SCENARIOS_H
