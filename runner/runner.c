@@ -392,31 +392,43 @@ static void run_post_part(weft_runner *r)
  * The history: the init part, then every call that began, in order of
  * invocation, from the trace (times shifted after the init part's); its
  * arguments as values (the scenario keeps the drawn integers: encodable).
+ * One pass: a call enters the history at its begin and its entry is completed
+ * at its end (each call begins once: run_thread_calls), as the scenario's
+ * call is.
  */
 static void build_history(weft_runner *r)
 {
 	const sched_trace *tr = &r->exec.trace;
+	uint32_t at[INPUT_MAX_CALLS];   /* a begun call's entry in the history */
+	for (unsigned c = 0; c < r->scenario.n_calls && c < INPUT_MAX_CALLS; c++)
+		at[c] = UINT32_MAX;
 	r->n_history = 0;
 	for (unsigned i = 0; i < r->n_init_run; i++)
 		r->history[r->n_history++] = r->init_run[i];
 	for (size_t i = 0; i < tr->n; i++) {
 		const sched_event *e = &tr->events[i];
+		if (e->kind != SCHED_EV_OP_BEGIN && e->kind != SCHED_EV_OP_END)
+			continue;
+		weft_op_record *call = &r->scenario.calls[e->site_id];
 		if (e->kind == SCHED_EV_OP_BEGIN) {
-			r->scenario.calls[e->site_id].invoked_at = (uint32_t)i + r->time_offset;
-		} else if (e->kind == SCHED_EV_OP_END) {
-			weft_op_record *call = &r->scenario.calls[e->site_id];
-			call->returned_at = (uint32_t)i + r->time_offset;
-			call->result = (int64_t)e->value;
-			call->pending = 0;
-		}
-	}
-	for (size_t i = 0; i < tr->n; i++)
-		if (tr->events[i].kind == SCHED_EV_OP_BEGIN) {
+			call->invoked_at = (uint32_t)i + r->time_offset;
+			at[e->site_id] = (uint32_t)r->n_history;
 			weft_op_record *rec = &r->history[r->n_history++];
-			*rec = r->scenario.calls[tr->events[i].site_id];
+			*rec = *call;
 			if (r->makes_args)
 				runner_make_args(&r->target->ops[rec->op], rec);
+			continue;
 		}
+		call->returned_at = (uint32_t)i + r->time_offset;
+		call->result = (int64_t)e->value;
+		call->pending = 0;
+		if (at[e->site_id] != UINT32_MAX) {
+			weft_op_record *rec = &r->history[at[e->site_id]];
+			rec->returned_at = call->returned_at;
+			rec->result = call->result;
+			rec->pending = 0;
+		}
+	}
 }
 
 /*

@@ -76,7 +76,7 @@ void sched_trace_free(sched_trace *t)
 	t->n = t->cap = 0;
 }
 
-static __attribute__((noinline)) void trace_grow(sched_trace *t)
+void sched_trace_grow(sched_trace *t)
 {
 	size_t cap = t->cap ? 2 * t->cap : 1024;
 	sched_event *ev = realloc(t->events, cap * sizeof *ev);
@@ -87,22 +87,6 @@ static __attribute__((noinline)) void trace_grow(sched_trace *t)
 	}
 	t->events = ev;
 	t->cap = cap;
-}
-
-sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread)
-{
-	if (t->n == t->cap)
-		trace_grow(t);
-	sched_event *e = &t->events[t->n++];
-	e->kind = kind;
-	e->thread = thread;
-	e->other = 0;
-	e->is_pointer = 0;
-	e->site_id = 0;
-	e->site = NULL;
-	e->addr = NULL;
-	e->value = 0;
-	return e;
 }
 
 /* One 64-bit word into the hash: multiply-xorshift, two multiplies an event. */
