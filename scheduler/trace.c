@@ -59,6 +59,28 @@ uint32_t sched_site_id_column(weft_site *site, uint32_t column)
 	return id;
 }
 
+uint32_t sched_site_id_cached(sched_site_cache *c, weft_site *site, uint32_t column)
+{
+	uint32_t id = __atomic_load_n(&site->id, __ATOMIC_RELAXED);
+	if (id)
+		return id;
+	/* a full mix of the address (sites 24 bytes apart: a bare multiply put
+	   neighbours in one slot) */
+	uint64_t h = (uint64_t)(uintptr_t)site;
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	sched_site_cache_entry *e = &c->entry[(h ^ (h >> 31)) % SCHED_SITE_CACHE];
+	if (e->site == site && e->file == site->file && e->line == site->line &&
+	    e->kind == site->kind && e->column == column) {
+		__atomic_store_n(&site->id, e->id, __ATOMIC_RELAXED);
+		return e->id;
+	}
+	id = sched_site_id_column(site, column);
+	e->site = site, e->file = site->file, e->line = site->line;
+	e->kind = site->kind, e->column = column, e->id = id;
+	return id;
+}
+
 uint32_t sched_site_id(weft_site *site)
 {
 	return sched_site_id_column(site, 0);

@@ -79,4 +79,27 @@ uint32_t sched_site_id(weft_site *site);
 /* The same with a column (instrumented sites: two accesses on one line differ). */
 uint32_t sched_site_id_column(weft_site *site, uint32_t column);
 
+/*
+ * Ids already computed, by where a site is and what it holds (one per
+ * execution context, used by the baton holder only).  Why: a whole program's
+ * globals are restored before each of its executions (harness/program_main.c),
+ * its sites' cached ids with them, so each of its sites was hashed again every
+ * execution: a fifth of a small program's execution (issue 33).  An entry is
+ * used only while the site holds the same file pointer, line, kind and column,
+ * so the id is the one the hash gives; the address is a key, never output.
+ */
+#define SCHED_SITE_CACHE 256
+typedef struct sched_site_cache_entry {
+	const weft_site *site;
+	const char *file;
+	int line;
+	weft_access kind;
+	uint32_t column, id;
+} sched_site_cache_entry;
+typedef struct sched_site_cache {
+	sched_site_cache_entry entry[SCHED_SITE_CACHE];
+} sched_site_cache;
+/* sched_site_id_column, through the cache when the site's own id was reset. */
+uint32_t sched_site_id_cached(sched_site_cache *c, weft_site *site, uint32_t column);
+
 #endif /* WEFT_SCHED_TRACE_H */
