@@ -337,14 +337,14 @@ static void run_thread_calls(void *ctx, unsigned thread)
  * ends with it and judge_blocked_part decides.  Returns the calls that ran
  * (the blocked one included), `blocked` set when one blocked.
  */
-static unsigned run_part_calls(weft_runner *r, weft_op_record *calls, unsigned n, uint32_t at,
-			       bool *blocked)
+/* noinline: gcc's -Wclobbered would see run_part_calls's n across the setjmp */
+static __attribute__((noinline)) unsigned run_part_calls_guarded(weft_runner *r,
+								  weft_op_record *calls,
+								  unsigned n, uint32_t at,
+								  bool *blocked)
 {
 	jmp_buf jump;
 	volatile unsigned i = 0;
-	*blocked = false;
-	if (n == 0)   /* most scenarios have no parts: no setjmp twice an execution */
-		return 0;
 	if (setjmp(jump) != 0) {   /* calls[i] blocked */
 		sched_replay_jump = NULL;
 		calls[i].result = WEFT_BLOCKED;
@@ -358,6 +358,14 @@ static unsigned run_part_calls(weft_runner *r, weft_op_record *calls, unsigned n
 		runner_run_part_call(r->target, r->instance, r->makes_args, &calls[i], at + 2 * i);
 	sched_replay_jump = NULL;
 	return n;
+}
+
+static unsigned run_part_calls(weft_runner *r, weft_op_record *calls, unsigned n, uint32_t at,
+			       bool *blocked)
+{
+	*blocked = false;
+	/* most scenarios have no parts: no setjmp twice an execution */
+	return n ? run_part_calls_guarded(r, calls, n, at, blocked) : 0;
 }
 
 static void run_init_part(weft_runner *r)
