@@ -107,6 +107,8 @@ static unsigned listen_pick(void *self, unsigned thread, uint32_t call, uint64_t
 {
 	death_record *d = self;
 	unsigned answer = d->inner.pick(d->inner.self, thread, call, step, runnable, forced);
+	if (!forced && answer == thread)
+		return answer;   /* it goes on: nothing to write */
 	unsigned n = d->n_slots ? d->n_slots : 1;
 	/* the thread that runs, as the scheduler takes the answer (`runnable`
 	   excludes the asking thread; unforced, the answer `thread` means go on) */
