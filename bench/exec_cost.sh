@@ -17,7 +17,8 @@
 #
 # With two builds it also checks determinism across them: the result line's
 # trace= and digest= (the hash of every execution's verdict and trace) must be
-# equal, else the row is marked DIFFERENT and the script exits 1.  Build both
+# equal, else the row is marked DIFFERENT and the script exits 1; then the
+# same for every strategy but stress on two more seeds (same_everywhere).  Build both
 # with the same compiler and flags, e.g. the old one from main:
 #   git archive main | tar -x -C /tmp/main && cmake -S /tmp/main -B build/old ...
 # Not a test: it prints figures and checks nothing else.
@@ -95,4 +96,33 @@ row "counter_fixed, 2 threads x 1 op" counter_fixed 500000 --threads=2 --ops=1
 row "spsc_relaxed_fixed (c11 model)" spsc_relaxed_fixed 100000
 row "pthread_account_fixed (program)" pthread_account_fixed 100000
 row "correct_mutex_counter (program, pass)" correct_mutex_counter 50000
+
+# Determinism beyond the rows: every explore strategy but stress (real
+# threads) on a few seeds, each target of the rows, the two builds' trace=
+# and digest= compared (one run each; a few thousand executions).
+same_everywhere() {
+	n=0 differ=0
+	for target in counter_fixed spsc_relaxed_fixed pthread_account_fixed correct_mutex_counter; do
+		[ -x "$new/${target}_replay" ] && [ -x "$old/${target}_replay" ] || continue
+		for strategy in random pct uniform pos bytes; do
+			for seed in 2 3; do
+				a=$("$new/${target}_replay" --explore=$strategy --seed=$seed \
+					--max-executions=3000 --quiet 2>/dev/null | grep '^explore:' |
+					sed 's/.* trace=/trace=/; s/ unknown=.*//')
+				b=$("$old/${target}_replay" --explore=$strategy --seed=$seed \
+					--max-executions=3000 --quiet 2>/dev/null | grep '^explore:' |
+					sed 's/.* trace=/trace=/; s/ unknown=.*//')
+				n=$((n + 1))
+				if [ "$a" != "$b" ] || [ -z "$a" ]; then
+					differ=$((differ + 1))
+					echo "DIFFERENT: $target --explore=$strategy --seed=$seed: '$a' vs '$b'"
+				fi
+			done
+		done
+	done
+	echo "determinism: $n runs (targets x random, pct, uniform, pos, bytes x seeds 2, 3)," \
+		"$differ different"
+	[ "$differ" -eq 0 ] || status=1
+}
+[ -n "$old" ] && same_everywhere
 exit $status

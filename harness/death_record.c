@@ -61,13 +61,17 @@ typedef struct death_record {
 	uint32_t call[INPUT_MAX_PREEMPTIONS];   /* each entry's call in `out` */
 } death_record;
 
-/* The first thread of `mask` cyclically from `from` (the scheduler's rule). */
+/*
+ * The first thread of `mask` cyclically from `from` < n (the scheduler's
+ * rule): the lowest of those in [from, n), else of those in [0, n), else of
+ * all.  Set operations, not a loop with a division per thread: this runs at
+ * every pick of every explored execution (issue 33).
+ */
 static unsigned first_from(sched_mask mask, unsigned from, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (sched_has(mask, (from + i) % n))
-			return (from + i) % n;
-	return sched_lowest(mask);
+	sched_mask in = mask & sched_first_n(n);
+	sched_mask after = in & ~sched_first_n(from);
+	return sched_lowest(after ? after : in ? in : mask);
 }
 
 static void note(death_record *d, unsigned thread, uint32_t call, uint64_t step, unsigned to)
@@ -103,6 +107,8 @@ static unsigned listen_pick(void *self, unsigned thread, uint32_t call, uint64_t
 {
 	death_record *d = self;
 	unsigned answer = d->inner.pick(d->inner.self, thread, call, step, runnable, forced);
+	if (!forced && answer == thread)
+		return answer;   /* it goes on: nothing to write */
 	unsigned n = d->n_slots ? d->n_slots : 1;
 	/* the thread that runs, as the scheduler takes the answer (`runnable`
 	   excludes the asking thread; unforced, the answer `thread` means go on) */

@@ -208,7 +208,7 @@ static void put_parts(writer *w, const input_scenario *s, const weft_target *t,
  * thread a group's operation would be written as bytes the decoder reads as
  * another operation, and everything after it (the parts too) differently.
  */
-static int groups_admissible(const input_scenario *s, const weft_target *t)
+int input_scenario_groups_admissible(const input_scenario *s, const weft_target *t)
 {
 	unsigned group[WEFT_MAX_GROUPS], owner[WEFT_MAX_GROUPS], n = 0;
 	for (unsigned th = 0; th < s->n_threads; th++)
@@ -231,7 +231,7 @@ size_t input_scenario_encode(const input_scenario *s, const weft_target *t,
 {
 	writer w = { out, cap, 0, 0, 1 };
 	if (s->n_threads < b->min_threads || s->n_threads > b->max_threads ||
-	    !groups_admissible(s, t))
+	    !input_scenario_groups_admissible(s, t))
 		return INPUT_ENCODE_FAILED;
 	for (unsigned th = 0; th < s->n_threads; th++) {
 		unsigned first = s->first_call[th], end = s->first_call[th + 1];

@@ -230,9 +230,13 @@ static size_t upto(unsigned n, size_t cap)
 	return n < cap ? n : cap;
 }
 
+/* (an empty part is most scenarios' init, post, plan and data: no call for it) */
 #define COPY_USED(field, n)                                                                  \
-	memcpy(dst->field, src->field,                                                       \
-	       upto(n, sizeof src->field / sizeof *src->field) * sizeof *src->field)
+	do {                                                                                 \
+		size_t used_ = upto(n, sizeof src->field / sizeof *src->field);            \
+		if (used_)                                                                   \
+			memcpy(dst->field, src->field, used_ * sizeof *src->field);          \
+	} while (0)
 
 void input_scenario_copy(input_scenario *dst, const input_scenario *src)
 {

@@ -140,5 +140,11 @@ void input_scenario_decode(input_scenario *s, const weft_target *target,
 #define INPUT_ENCODE_FAILED ((size_t)-1)
 size_t input_scenario_encode(const input_scenario *s, const weft_target *target,
 			       const input_bounds *b, uint8_t *out, size_t cap);
+/*
+ * 1 when every non-parallel group (weft_op.group) of `s` is used by one
+ * thread only, as the decoder admits it; the encoder refuses a scenario
+ * without this (its bytes would decode to other operations).
+ */
+int input_scenario_groups_admissible(const input_scenario *s, const weft_target *t);
 
 #endif /* WEFT_INPUT_SCENARIO_H */

@@ -27,8 +27,31 @@ static int oracle_pair_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+static int oracle_pair_less(const oracle_pair *x, const oracle_pair *y)
+{
+	return x->key < y->key || (x->key == y->key && x->idx < y->idx);
+}
+
+/*
+ * Up to this many pairs an insertion sort: an execution's history has a few
+ * operations, and qsort (merge sort through a comparison callback) cost an
+ * eighth of the check of such a history (issue 33).  The order is total
+ * (indices differ), so both sorts give the same result.
+ */
+#define ORACLE_INSERTION_SORT 32
+
 void oracle_sort(oracle_pair *p, size_t n)
 {
+	if (n <= ORACLE_INSERTION_SORT) {
+		for (size_t i = 1; i < n; i++) {
+			oracle_pair v = p[i];
+			size_t j = i;
+			for (; j > 0 && oracle_pair_less(&v, &p[j - 1]); j--)
+				p[j] = p[j - 1];
+			p[j] = v;
+		}
+		return;
+	}
 	for (size_t i = 1; i < n; i++)
 		if (oracle_pair_cmp(&p[i - 1], &p[i]) > 0) {
 			qsort(p, n, sizeof *p, oracle_pair_cmp);

@@ -337,12 +337,14 @@ static void run_thread_calls(void *ctx, unsigned thread)
  * ends with it and judge_blocked_part decides.  Returns the calls that ran
  * (the blocked one included), `blocked` set when one blocked.
  */
-static unsigned run_part_calls(weft_runner *r, weft_op_record *calls, unsigned n, uint32_t at,
-			       bool *blocked)
+/* noinline: gcc's -Wclobbered would see run_part_calls's n across the setjmp */
+static __attribute__((noinline)) unsigned run_part_calls_guarded(weft_runner *r,
+								  weft_op_record *calls,
+								  unsigned n, uint32_t at,
+								  bool *blocked)
 {
 	jmp_buf jump;
 	volatile unsigned i = 0;
-	*blocked = false;
 	if (setjmp(jump) != 0) {   /* calls[i] blocked */
 		sched_replay_jump = NULL;
 		calls[i].result = WEFT_BLOCKED;
@@ -356,6 +358,14 @@ static unsigned run_part_calls(weft_runner *r, weft_op_record *calls, unsigned n
 		runner_run_part_call(r->target, r->instance, r->makes_args, &calls[i], at + 2 * i);
 	sched_replay_jump = NULL;
 	return n;
+}
+
+static unsigned run_part_calls(weft_runner *r, weft_op_record *calls, unsigned n, uint32_t at,
+			       bool *blocked)
+{
+	*blocked = false;
+	/* most scenarios have no parts: no setjmp twice an execution */
+	return n ? run_part_calls_guarded(r, calls, n, at, blocked) : 0;
 }
 
 static void run_init_part(weft_runner *r)
@@ -390,31 +400,43 @@ static void run_post_part(weft_runner *r)
  * The history: the init part, then every call that began, in order of
  * invocation, from the trace (times shifted after the init part's); its
  * arguments as values (the scenario keeps the drawn integers: encodable).
+ * One pass: a call enters the history at its begin and its entry is completed
+ * at its end (each call begins once: run_thread_calls), as the scenario's
+ * call is.
  */
 static void build_history(weft_runner *r)
 {
 	const sched_trace *tr = &r->exec.trace;
+	uint32_t at[INPUT_MAX_CALLS];   /* a begun call's entry in the history */
+	for (unsigned c = 0; c < r->scenario.n_calls && c < INPUT_MAX_CALLS; c++)
+		at[c] = UINT32_MAX;
 	r->n_history = 0;
 	for (unsigned i = 0; i < r->n_init_run; i++)
 		r->history[r->n_history++] = r->init_run[i];
 	for (size_t i = 0; i < tr->n; i++) {
 		const sched_event *e = &tr->events[i];
+		if (e->kind != SCHED_EV_OP_BEGIN && e->kind != SCHED_EV_OP_END)
+			continue;
+		weft_op_record *call = &r->scenario.calls[e->site_id];
 		if (e->kind == SCHED_EV_OP_BEGIN) {
-			r->scenario.calls[e->site_id].invoked_at = (uint32_t)i + r->time_offset;
-		} else if (e->kind == SCHED_EV_OP_END) {
-			weft_op_record *call = &r->scenario.calls[e->site_id];
-			call->returned_at = (uint32_t)i + r->time_offset;
-			call->result = (int64_t)e->value;
-			call->pending = 0;
-		}
-	}
-	for (size_t i = 0; i < tr->n; i++)
-		if (tr->events[i].kind == SCHED_EV_OP_BEGIN) {
+			call->invoked_at = (uint32_t)i + r->time_offset;
+			at[e->site_id] = (uint32_t)r->n_history;
 			weft_op_record *rec = &r->history[r->n_history++];
-			*rec = r->scenario.calls[tr->events[i].site_id];
+			*rec = *call;
 			if (r->makes_args)
 				runner_make_args(&r->target->ops[rec->op], rec);
+			continue;
 		}
+		call->returned_at = (uint32_t)i + r->time_offset;
+		call->result = (int64_t)e->value;
+		call->pending = 0;
+		if (at[e->site_id] != UINT32_MAX) {
+			weft_op_record *rec = &r->history[at[e->site_id]];
+			rec->returned_at = call->returned_at;
+			rec->result = call->result;
+			rec->pending = 0;
+		}
+	}
 }
 
 /*

@@ -301,7 +301,7 @@ static bool changes(weft_access kind, uint64_t now, uint64_t value)
 static void step(sched_thread *self, weft_access_site *site, void *addr, uint64_t value)
 {
 	if (!site->site.id)
-		sched_site_id_column(&site->site, site->column);
+		sched_site_id_cached(&self->exec->site_ids, &site->site, site->column);
 	weft_impl_switch(self, &site->site, addr);
 	bool pointer = site->flags & WEFT_SITE_POINTER;
 	uint64_t now = sched_access_peek(addr, site->size);
@@ -442,7 +442,7 @@ void weft_impl_access_range(weft_access_site *site, void *addr, uint64_t len)
 	}
 	if (shared) {
 		if (!site->site.id)
-			sched_site_id_column(&site->site, site->column);
+			sched_site_id_cached(&self->exec->site_ids, &site->site, site->column);
 		weft_impl_switch(self, &site->site, addr);
 		if (site->site.kind == WEFT_ACCESS_STORE)
 			sched_note_change(self);

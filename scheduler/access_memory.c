@@ -79,7 +79,7 @@ void weft_impl_access_fence(weft_access_site *site)
 	if (!self)
 		return;
 	if (!site->site.id)
-		sched_site_id_column(&site->site, site->column);
+		sched_site_id_cached(&self->exec->site_ids, &site->site, site->column);
 	weft_impl_switch(self, &site->site, &weft_impl_fence_object);
 	weft_impl_mem_fence(self, site->order);
 	if (self->exec->cfg.races)   /* happens-before through fences (race.c) */

@@ -82,12 +82,22 @@ typedef struct mem_loc {
 	mem_msg msg[SCHED_MEM_HISTORY];   /* message ts at msg[ts % SCHED_MEM_HISTORY] */
 } mem_loc;
 
+/*
+ * A thread's views hold entries [0, valid) for this execution (its `epoch`);
+ * thread_of brings them up to the locations tracked so far, zeroes (the first
+ * message), when the thread next accesses memory.  Tracking a location thus
+ * touches no thread: clearing entry i of 128 threads' three views at every
+ * track was most of the cost of a relaxed atomic (issue 33).
+ */
 typedef struct mem_thread {
 	mem_view cur, acq, rel;
+	unsigned valid;
+	uint32_t epoch;
 } mem_thread;
 
 struct sched_mem {
 	unsigned n_locs;
+	uint32_t epoch;   /* the execution: a thread's views from an older one are stale */
 	mem_view sc;
 	mem_loc loc[SCHED_MEM_MAX_LOCS];
 	mem_thread th[SCHED_MAX_THREADS];
@@ -104,6 +114,8 @@ void sched_c11_reset(sched_exec *exec)
 	if (exec->mem) {
 		exec->mem->n_locs = 0;
 		exec->mem->n_weak = 0;
+		exec->mem->epoch++;   /* wraps after 2^32 executions: a stale thread then
+					 needs 2^32 executions without an access */
 	}
 }
 
@@ -120,6 +132,20 @@ size_t sched_c11_weak_reads(const sched_exec *exec, const sched_weak_read **out)
 }
 
 /* ---- views ---- */
+
+/* Thread `id`'s views, every entry below n_locs valid (see mem_thread). */
+static mem_thread *thread_of(struct sched_mem *m, unsigned id)
+{
+	mem_thread *th = &m->th[id];
+	if (th->epoch != m->epoch) {
+		th->epoch = m->epoch;
+		th->valid = 0;
+	}
+	for (unsigned i = th->valid; i < m->n_locs; i++)
+		th->cur.t[i] = th->acq.t[i] = th->rel.t[i] = 0;
+	th->valid = m->n_locs;
+	return th;
+}
 
 static void join(mem_view *into, const mem_view *from, unsigned n)
 {
@@ -148,7 +174,7 @@ static void sc_fence(struct sched_mem *m, mem_thread *th)
 void sched_c11_sync(sched_thread *self)
 {
 	struct sched_mem *m = self->exec->mem;
-	sc_fence(m, &m->th[self->id]);
+	sc_fence(m, thread_of(m, self->id));
 }
 
 static bool is_acquire(int mo)
@@ -193,10 +219,9 @@ static int track(struct sched_mem *m, const void *addr, uint64_t raw, bool is_po
 	l->addr = addr;
 	l->latest = 0;
 	/* every view gets entry i: 0, the message below (views hold stale entries
-	   past n_locs from earlier executions, never read until now) */
+	   past n_locs from earlier executions, never read until now); the
+	   threads' when they next access memory (thread_of) */
 	m->sc.t[i] = 0;
-	for (unsigned t = 0; t < SCHED_MAX_THREADS; t++)
-		m->th[t].cur.t[i] = m->th[t].acq.t[i] = m->th[t].rel.t[i] = 0;
 	for (unsigned j = 0; j < i; j++)
 		for (unsigned k = 0; k < SCHED_MEM_HISTORY; k++)
 			m->loc[j].msg[k].view.t[i] = 0;
@@ -261,7 +286,7 @@ static void remember_weak(sched_thread *self, const mem_loc *l, const mem_msg *r
 static uint64_t load(sched_thread *self, int i, int mo)
 {
 	struct sched_mem *m = self->exec->mem;
-	mem_thread *th = &m->th[self->id];
+	mem_thread *th = thread_of(m, self->id);
 	mem_loc *l = &m->loc[i];
 	mem_ts oldest = l->latest >= SCHED_MEM_HISTORY ? l->latest - (SCHED_MEM_HISTORY - 1) : 0;
 	if (th->cur.t[i] > oldest)
@@ -291,7 +316,7 @@ static void store(sched_thread *self, int i, uint64_t raw, bool is_pointer, int 
 		  const mem_view *carried, const weft_site *site)
 {
 	struct sched_mem *m = self->exec->mem;
-	mem_thread *th = &m->th[self->id];
+	mem_thread *th = thread_of(m, self->id);
 	mem_loc *l = &m->loc[i];
 	mem_ts ts = ++l->latest;
 	raise_to(&th->cur.t[i], ts);
@@ -321,7 +346,7 @@ uint64_t sched_c11_load(sched_thread *self, uint64_t raw, bool is_pointer, int m
 	struct sched_mem *m = mem_of(self->exec);
 	int i = location(self, raw, is_pointer, mo);
 	if (mo == memory_order_seq_cst)
-		sc_fence(m, &m->th[self->id]);
+		sc_fence(m, thread_of(m, self->id));
 	if (i >= 0)
 		raw = load(self, i, mo);
 	return raw;
@@ -334,7 +359,7 @@ void sched_c11_store(sched_thread *self, uint64_t old_raw, uint64_t raw, bool is
 	if (i >= 0)
 		store(self, i, raw, is_pointer, mo, NULL, current_site(self));
 	if (mo == memory_order_seq_cst)
-		sc_fence(m, &m->th[self->id]);
+		sc_fence(m, thread_of(m, self->id));
 }
 
 /*
@@ -346,8 +371,8 @@ void sched_c11_rmw(sched_thread *self, uint64_t old_raw, uint64_t raw, bool is_p
 		   bool wrote, int mo)
 {
 	struct sched_mem *m = mem_of(self->exec);
-	mem_thread *th = &m->th[self->id];
 	int i = location(self, old_raw, is_pointer, mo);
+	mem_thread *th = thread_of(m, self->id);   /* after the track: entry i too */
 	if (mo == memory_order_seq_cst)
 		sc_fence(m, th);
 	if (i >= 0) {
@@ -371,7 +396,7 @@ void sched_c11_rmw(sched_thread *self, uint64_t old_raw, uint64_t raw, bool is_p
 void sched_c11_fence(sched_thread *self, int mo)
 {
 	struct sched_mem *m = self->exec->mem;
-	mem_thread *th = &m->th[self->id];
+	mem_thread *th = thread_of(m, self->id);
 	if (mo == memory_order_seq_cst) {
 		sc_fence(m, th);
 		return;
@@ -387,9 +412,12 @@ void sched_c11_fence(sched_thread *self, int mo)
 /* Does thread `id` have an older view than the newest store of some location? */
 bool sched_c11_behind(const sched_exec *exec, unsigned id)
 {
-	const struct sched_mem *m = exec->mem;
-	for (unsigned i = 0; m && i < m->n_locs; i++)
-		if (m->th[id].cur.t[i] < m->loc[i].latest)
+	struct sched_mem *m = exec->mem;
+	if (!m)
+		return false;
+	const mem_thread *th = thread_of(m, id);
+	for (unsigned i = 0; i < m->n_locs; i++)
+		if (th->cur.t[i] < m->loc[i].latest)
 			return true;
 	return false;
 }
@@ -404,7 +432,7 @@ bool sched_c11_catch_up(sched_thread *self)
 	struct sched_mem *m = self->exec->mem;
 	if (!sched_c11_behind(self->exec, self->id))
 		return false;
-	mem_thread *th = &m->th[self->id];
+	mem_thread *th = thread_of(m, self->id);
 	for (unsigned i = 0; i < m->n_locs; i++) {
 		raise_to(&th->cur.t[i], m->loc[i].latest);
 		raise_to(&th->acq.t[i], m->loc[i].latest);

@@ -254,6 +254,7 @@ typedef struct sched_exec {
 	unsigned n_choices;         /* data choices made so far (sched_choose) */
 	sched_choice choice[SCHED_MAX_CHOICES];   /* the first SCHED_MAX_CHOICES of them */
 	sched_trace trace;
+	sched_site_cache site_ids;  /* sites whose own id a program's globals reset wiped */
 } sched_exec;
 
 /*

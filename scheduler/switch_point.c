@@ -69,7 +69,7 @@ void weft_impl_switch(struct weft_impl_thread *self, weft_site *site, const vola
 	self->pending_kind = (uint8_t)site->kind;
 	sched_switch_point(self);
 	sched_event *e = sched_trace_append(&self->exec->trace, (uint8_t)site->kind, (uint8_t)self->id);
-	e->site_id = sched_site_id(site);
+	e->site_id = sched_site_id_cached(&self->exec->site_ids, site, 0);
 	e->site = site;
 	e->addr = (const void *)addr;
 	/* TSO/PSO: commits the input delays are decided before the access (memory_tso.c) */

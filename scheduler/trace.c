@@ -59,6 +59,28 @@ uint32_t sched_site_id_column(weft_site *site, uint32_t column)
 	return id;
 }
 
+uint32_t sched_site_id_cached(sched_site_cache *c, weft_site *site, uint32_t column)
+{
+	uint32_t id = __atomic_load_n(&site->id, __ATOMIC_RELAXED);
+	if (id)
+		return id;
+	/* a full mix of the address (sites 24 bytes apart: a bare multiply put
+	   neighbours in one slot) */
+	uint64_t h = (uint64_t)(uintptr_t)site;
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	sched_site_cache_entry *e = &c->entry[(h ^ (h >> 31)) % SCHED_SITE_CACHE];
+	if (e->site == site && e->file == site->file && e->line == site->line &&
+	    e->kind == site->kind && e->column == column) {
+		__atomic_store_n(&site->id, e->id, __ATOMIC_RELAXED);
+		return e->id;
+	}
+	id = sched_site_id_column(site, column);
+	e->site = site, e->file = site->file, e->line = site->line;
+	e->kind = site->kind, e->column = column, e->id = id;
+	return id;
+}
+
 uint32_t sched_site_id(weft_site *site)
 {
 	return sched_site_id_column(site, 0);
@@ -76,7 +98,7 @@ void sched_trace_free(sched_trace *t)
 	t->n = t->cap = 0;
 }
 
-static __attribute__((noinline)) void trace_grow(sched_trace *t)
+void sched_trace_grow(sched_trace *t)
 {
 	size_t cap = t->cap ? 2 * t->cap : 1024;
 	sched_event *ev = realloc(t->events, cap * sizeof *ev);
@@ -87,22 +109,6 @@ static __attribute__((noinline)) void trace_grow(sched_trace *t)
 	}
 	t->events = ev;
 	t->cap = cap;
-}
-
-sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread)
-{
-	if (t->n == t->cap)
-		trace_grow(t);
-	sched_event *e = &t->events[t->n++];
-	e->kind = kind;
-	e->thread = thread;
-	e->other = 0;
-	e->is_pointer = 0;
-	e->site_id = 0;
-	e->site = NULL;
-	e->addr = NULL;
-	e->value = 0;
-	return e;
 }
 
 /* One 64-bit word into the hash: multiply-xorshift, two multiplies an event. */

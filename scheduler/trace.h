@@ -58,13 +58,48 @@ typedef struct sched_trace {
 
 void sched_trace_reset(sched_trace *t);
 void sched_trace_free(sched_trace *t);
-/* Append an event and return it (the log grows as needed). */
-sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread);
+/* Make room for one more event (out of line: rare). */
+void sched_trace_grow(sched_trace *t);
+/*
+ * Append an event and return it (the log grows as needed).  Inline: every
+ * step appends one, and the call was a fifth of the trace's cost (issue 33).
+ */
+static inline sched_event *sched_trace_append(sched_trace *t, uint8_t kind, uint8_t thread)
+{
+	if (__builtin_expect(t->n == t->cap, 0))
+		sched_trace_grow(t);
+	sched_event *e = &t->events[t->n++];
+	*e = (sched_event){ .kind = kind, .thread = thread };
+	return e;
+}
 /* A 64-bit hash of kind, thread, other, site id and value of every event. */
 uint64_t sched_trace_hash(const sched_trace *t);
 /* The stable id of a site (computed once, cached in the site). */
 uint32_t sched_site_id(weft_site *site);
 /* The same with a column (instrumented sites: two accesses on one line differ). */
 uint32_t sched_site_id_column(weft_site *site, uint32_t column);
+
+/*
+ * Ids already computed, by where a site is and what it holds (one per
+ * execution context, used by the baton holder only).  Why: a whole program's
+ * globals are restored before each of its executions (harness/program_main.c),
+ * its sites' cached ids with them, so each of its sites was hashed again every
+ * execution: a fifth of a small program's execution (issue 33).  An entry is
+ * used only while the site holds the same file pointer, line, kind and column,
+ * so the id is the one the hash gives; the address is a key, never output.
+ */
+#define SCHED_SITE_CACHE 256
+typedef struct sched_site_cache_entry {
+	const weft_site *site;
+	const char *file;
+	int line;
+	weft_access kind;
+	uint32_t column, id;
+} sched_site_cache_entry;
+typedef struct sched_site_cache {
+	sched_site_cache_entry entry[SCHED_SITE_CACHE];
+} sched_site_cache;
+/* sched_site_id_column, through the cache when the site's own id was reset. */
+uint32_t sched_site_id_cached(sched_site_cache *c, weft_site *site, uint32_t column);
 
 #endif /* WEFT_SCHED_TRACE_H */

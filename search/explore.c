@@ -20,7 +20,10 @@ struct search_explorer {
 	weft_runner *runner;
 	search_stress *stress;
 	int last_was_stress;
-	input_scenario scenario, previous;
+	/* the scenario being run and the one before it: two buffers that trade
+	   places at each draw (a draw fills its buffer; no copy between them) */
+	input_scenario buf[2];
+	input_scenario *scenario, *previous;
 	search_scenario_source source;
 	search_random_walk walk;
 	search_pct pct;
@@ -90,15 +93,16 @@ static int same_scenario(const input_scenario *a, const input_scenario *b)
 /* A new scenario: forget the per-scenario lengths unless it is the same one again. */
 static void next_scenario(search_explorer *x, search_explore_stats *st)
 {
-	search_scenario_draw(&x->source, &x->scenario);
+	x->scenario = x->previous == &x->buf[0] ? &x->buf[1] : &x->buf[0];
+	search_scenario_draw(&x->source, x->scenario);
 	st->scenarios++;
-	if (!same_scenario(&x->scenario, &x->previous)) {
+	if (!same_scenario(x->scenario, x->previous)) {
 		memset(x->seen_thread, 0, x->seen_n * sizeof *x->seen_thread);
 		x->seen_n = 0;
 		x->seen_total = 0;
 		x->seen_runs = 0;
 	}
-	input_scenario_copy(&x->previous, &x->scenario);
+	x->previous = x->scenario;
 }
 
 /*
@@ -107,7 +111,7 @@ static void next_scenario(search_explorer *x, search_explore_stats *st)
  */
 static uint64_t estimate(const search_explorer *x, uint64_t *per_thread)
 {
-	const input_scenario *s = &x->scenario;
+	const input_scenario *s = x->scenario;
 	unsigned n = slots_of(x, s);
 	uint64_t total = 0;
 	for (unsigned t = 0; t < n; t++)
@@ -136,7 +140,7 @@ static uint64_t estimate(const search_explorer *x, uint64_t *per_thread)
  */
 static void learn(search_explorer *x, const search_steps *steps, int cut)
 {
-	const input_scenario *s = &x->scenario;
+	const input_scenario *s = x->scenario;
 	x->seen_runs++;
 	if (steps->total > x->seen_total)
 		x->seen_total = steps->total;
@@ -161,8 +165,11 @@ static weft_verdict run_managed(search_explorer *x, const search_explore_options
 				weft_result *res, uint64_t *k)
 {
 	uint64_t per_thread[SCHED_MAX_THREADS];
-	uint64_t total = estimate(x, per_thread);
-	unsigned n = slots_of(x, &x->scenario);
+	/* only PCT and the uniform strategy read the estimates (a fifth of the
+	   random walk's own cost per execution: issue 33) */
+	int estimated = o->kind == SEARCH_EXPLORE_PCT || o->kind == SEARCH_EXPLORE_UNIFORM;
+	uint64_t total = estimated ? estimate(x, per_thread) : 0;
+	unsigned n = slots_of(x, x->scenario);
 	sched_strategy strategy;
 	const search_steps *steps;
 	*k = 0;
@@ -189,12 +196,13 @@ static weft_verdict run_managed(search_explorer *x, const search_explore_options
 		steps = &x->walk.steps;
 		break;
 	}
-	weft_verdict v = runner_run_scenario(x->runner, &x->scenario, strategy, res);
+	weft_verdict v = runner_run_scenario(x->runner, x->scenario, strategy, res);
 	/* these verdicts stop an execution before every call returned (runner.c) */
 	int cut = v == WEFT_FAIL_BUDGET || v == WEFT_FAIL_DEADLOCK || v == WEFT_FAIL_LIVELOCK ||
 		  v == WEFT_FAIL_OBSTRUCTION || v == WEFT_FAIL_ASSERTION ||
 		  v == WEFT_FAIL_MISUSE || v == WEFT_FAIL_DATA_RACE || v == WEFT_ERROR;
-	learn(x, steps, cut);
+	if (estimated)
+		learn(x, steps, cut);
 	return v;
 }
 
@@ -220,7 +228,9 @@ static int setup(search_explorer *x, const search_explore_options *o, char *mess
 	search_rng_seed(&x->bytes_rng, o->seed, 4);
 	memset(x->op_steps, 0, sizeof x->op_steps);
 	memset(x->op_calls, 0, sizeof x->op_calls);
-	input_scenario_clear(&x->previous);
+	x->previous = &x->buf[1];
+	x->scenario = &x->buf[0];
+	input_scenario_clear(x->previous);
 	memset(x->seen_thread, 0, sizeof x->seen_thread);
 	x->seen_n = 0;
 	x->seen_total = 0;
@@ -274,7 +284,7 @@ search_explore_outcome search_explore(search_explorer *x, const search_explore_o
 		if (o->kind == SEARCH_EXPLORE_BYTES)
 			v = run_bytes(x, o, &res);
 		else if (o->kind == SEARCH_EXPLORE_STRESS)
-			v = search_stress_run(x->stress, &x->scenario, &res);
+			v = search_stress_run(x->stress, x->scenario, &res);
 		else
 			v = run_managed(x, o, &res, &k);
 		st->executions++;

@@ -20,6 +20,16 @@
  * the bounds a fair chance instead.
  *
  * A program target (WEFT_TARGET_PROGRAM) has one scenario: main().
+ *
+ * Cost (issue 33): when every choice a draw writes is one plain byte
+ * (search_scenario_draw_is_exact: kinds and arguments of fewer than 48
+ * values), the round trip through the bytes is skipped: the encoder would
+ * refuse a draw only for its groups (input_scenario_groups_admissible, asked
+ * directly) and the decoder would give any other back unchanged, so the
+ * scenarios, and every digest, are the same; the round trip was a tenth of an
+ * execution of a small target, and a quarter of the SPSC ring's (its groups
+ * refuse many draws).  `direct` off forces the bytes (test_scenario_draw
+ * compares the two).
  */
 #ifndef WEFT_SEARCH_EXPLORE_SCENARIOS_H
 #define WEFT_SEARCH_EXPLORE_SCENARIOS_H
@@ -32,6 +42,7 @@ typedef struct search_scenario_source {
 	const weft_target *target;
 	const input_bounds *bounds;
 	unsigned min_threads, max_threads, max_ops;
+	int direct;   /* skip the bytes: search_scenario_draw_is_exact */
 } search_scenario_source;
 
 /* Thread and operation bounds are clamped to the target's. */
@@ -39,5 +50,7 @@ void search_scenario_source_init(search_scenario_source *src, const weft_target 
 				  const input_bounds *bounds, uint64_t seed,
 				  unsigned min_threads, unsigned max_threads, unsigned max_ops);
 void search_scenario_draw(search_scenario_source *src, input_scenario *s);
+/* 1 when encode + decode give every draw for this target back unchanged. */
+int search_scenario_draw_is_exact(const weft_target *t, const input_bounds *b);
 
 #endif /* WEFT_SEARCH_EXPLORE_SCENARIOS_H */

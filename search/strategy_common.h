@@ -63,23 +63,36 @@ static inline uint64_t search_rng_next(search_rng *r)
 	return result;
 }
 
-/* Uniform in [0, bound), bound >= 1 (Lemire's multiply-shift with rejection: exact). */
+/*
+ * Uniform in [0, bound), bound >= 1 (Lemire's multiply-shift with rejection:
+ * exact; "Fast random integer generation in an interval", TOMACS 2019).  The
+ * threshold, (2^64 - bound) mod bound, is below bound, so a low half at or
+ * above bound is accepted without it: the division happens on few calls, and
+ * the values and the draws taken are what they were with it on every call.
+ */
 static inline uint64_t search_rng_below(search_rng *r, uint64_t bound)
 {
 	if (bound <= 1)
 		return 0;
-	uint64_t threshold = (0 - bound) % bound;
-	for (;;) {
-		unsigned __int128 m = (unsigned __int128)search_rng_next(r) * bound;
-		if ((uint64_t)m >= threshold)
-			return (uint64_t)(m >> 64);
+	unsigned __int128 m = (unsigned __int128)search_rng_next(r) * bound;
+	if ((uint64_t)m < bound) {
+		uint64_t threshold = (0 - bound) % bound;
+		while ((uint64_t)m < threshold)
+			m = (unsigned __int128)search_rng_next(r) * bound;
 	}
+	return (uint64_t)(m >> 64);
 }
 
 /* A uniformly chosen thread of the non-empty bit mask. */
 static inline unsigned search_rng_member(search_rng *r, sched_mask mask)
 {
 	unsigned k = (unsigned)search_rng_below(r, (uint64_t)sched_count(mask));
+	if ((uint64_t)(mask >> 64) == 0) {   /* threads below 64: one word, the same pick */
+		uint64_t low = (uint64_t)mask;
+		for (; k > 0 && low; k--)
+			low &= low - 1;
+		return low ? (unsigned)__builtin_ctzll(low) : 0;
+	}
 	for (; k > 0 && mask; k--)
 		mask &= mask - 1;   /* drop the lowest: the k-th is then the lowest */
 	return mask ? sched_lowest(mask) : 0;
@@ -114,13 +127,12 @@ static inline void search_steps_reset(search_steps *c)
  */
 static inline void search_steps_restart(search_steps *c)
 {
-	size_t nt = c->n_thread * sizeof(uint64_t);
+	/* loops, not five memset calls: an execution uses a few entries of each */
 	c->total = 0;
-	memset(c->thread, 0, nt);
-	memset(c->last, 0, nt);
-	memset(c->seen_epoch, 0, nt);
-	memset(c->quiet, 0, nt);
-	memset(c->call, 0, c->n_call * sizeof(uint64_t));
+	for (unsigned t = 0; t < c->n_thread; t++)
+		c->thread[t] = c->last[t] = c->seen_epoch[t] = c->quiet[t] = 0;
+	for (unsigned i = 0; i < c->n_call; i++)
+		c->call[i] = 0;
 	c->n_thread = c->n_call = 0;
 }
 
