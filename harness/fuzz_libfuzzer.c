@@ -232,7 +232,8 @@ static unsigned long long fuzz_inputs;   /* LLVMFuzzerTestOneInput calls: libFuz
  * mutations are such samples, mutate.c allowed_arms), seeded from -seed.  If
  * it fails, its own bytes are the crash file (libFuzzer would write the empty
  * unit): written here, and the process ends with libFuzzer's status.  Not
- * when libFuzzer runs files, merges or minimizes (its argument list says so),
+ * when libFuzzer runs files, merges, minimizes or only runs a corpus (-runs=0:
+ * OSS-Fuzz's seed-corpus check must not see a sample fail; its argument list says so),
  * nor with WEFT_MUTATOR=off, nor under other drivers (no LLVMFuzzerMutate).
  */
 static int startup_allowed;         /* fuzzing from libFuzzer's start-up */
@@ -250,6 +251,8 @@ static void startup_options(int argc, char **argv)
 			 strncmp(a, "-minimize_crash_internal_step=1", 31) == 0 ||
 			 strncmp(a, "-cleanse_crash=1", 16) == 0 || strncmp(a, "-set_cover_merge=1", 18) == 0)
 			fuzzing = 0;
+		else if (strcmp(a, "-runs=0") == 0)
+			fuzzing = 0;   /* the corpus run alone (OSS-Fuzz's seed-corpus check) */
 		else if (a[0] != '-' && stat(a, &st) == 0 && !S_ISDIR(st.st_mode))
 			fuzzing = 0;   /* a file: libFuzzer runs the files it is given */
 	}

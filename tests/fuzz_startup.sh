@@ -38,4 +38,9 @@ for seed in 1 2 3; do
 done
 (cd "$tmp" && "$dir/counter_fixed_fuzz" -seed=1 -runs=2 > "$tmp/log" 2>&1) ||
 	fail "the fixed counter's start-up samples fail"
-echo "fuzz_startup: the start-up inputs ran as samples; counter found within 2 executions (seeds 1-3)"
+# -runs=0 runs a corpus alone (OSS-Fuzz's seed-corpus check, check_seed_corpus): no sample,
+# so the buggy counter's passing seeds pass (CI's emulated OSS-Fuzz build failed on it once)
+mkdir "$tmp/seeds" && printf '\000' > "$tmp/seeds/simplest"
+(cd "$tmp" && "$dir/counter_buggy_fuzz" -seed=1 -runs=0 "$tmp/seeds" > "$tmp/log" 2>&1) ||
+	{ tail -5 "$tmp/log"; fail "-runs=0 on a passing corpus failed (a start-up sample ran)"; }
+echo "fuzz_startup: the start-up inputs ran as samples; counter found within 2 executions (seeds 1-3); none under -runs=0"
