@@ -76,7 +76,7 @@ static unsigned first_from(sched_mask mask, unsigned from, unsigned n)
 
 static void note(death_record *d, unsigned thread, uint32_t call, uint64_t step, unsigned to)
 {
-	if (d->n < INPUT_MAX_PREEMPTIONS && thread < WEFT_MAX_THREADS)
+	if (d->n < INPUT_MAX_PREEMPTIONS && thread < INPUT_MAX_THREADS)
 		d->rec[d->n++] = (death_entry){ call, step, (uint8_t)thread, (uint8_t)to };
 	else
 		d->lost++;

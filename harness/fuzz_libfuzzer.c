@@ -100,7 +100,7 @@ static void feedback_setup(void)
 	const char *spec = getenv("WEFT_FEEDBACK");
 	if (weft_feedback_parse(spec, &feedback_kinds) != 0) {
 		fprintf(stderr, "weft: WEFT_FEEDBACK=%s: expected none, all, or a comma-separated "
-			"list of pairs, rf, outcome\n", spec);
+			"list of pairs, rf, outcome, values\n", spec);
 		exit(2);
 	}
 }

@@ -27,9 +27,9 @@ input_bounds input_bounds_of(const weft_target *t)
 	b.program = (t->flags & WEFT_TARGET_PROGRAM) != 0;
 	if (b.program) {
 		b.min_threads = t->min_threads ? t->min_threads : 1;
-		b.max_threads = t->max_threads ? t->max_threads : WEFT_MAX_THREADS;
-		b.min_threads = clamp(b.min_threads, 1, WEFT_MAX_THREADS);
-		b.max_threads = clamp(b.max_threads, b.min_threads, WEFT_MAX_THREADS);
+		b.max_threads = t->max_threads ? t->max_threads : INPUT_MAX_THREADS;
+		b.min_threads = clamp(b.min_threads, 1, INPUT_MAX_THREADS);
+		b.max_threads = clamp(b.max_threads, b.min_threads, INPUT_MAX_THREADS);
 		b.max_ops = 1;
 	}
 	b.n_thread_ops = 0;
@@ -268,7 +268,7 @@ void input_scenario_clear(input_scenario *s)
 
 void input_scenario_list_program_threads(input_scenario *s, unsigned thread)
 {
-	while (s->n_threads <= thread && s->n_threads < WEFT_MAX_THREADS &&
+	while (s->n_threads <= thread && s->n_threads < INPUT_MAX_THREADS &&
 	       s->n_calls < INPUT_MAX_CALLS) {
 		weft_op_record *rec = &s->calls[s->n_calls];
 		memset(rec, 0, sizeof *rec);

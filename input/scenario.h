@@ -52,6 +52,9 @@
 #define INPUT_DEFAULT_STEP_BUDGET 10000
 #define INPUT_MAX_STEP_BUDGET (1u << 20)   /* so a planned step fits 3 LEB128 bytes */
 #define INPUT_MAX_CALLS (WEFT_MAX_THREADS * WEFT_MAX_OPS)
+/* Threads a scenario can list: a program's every managed thread (one call each). */
+#define INPUT_MAX_THREADS WEFT_MAX_PROGRAM_THREADS
+_Static_assert(INPUT_MAX_CALLS >= INPUT_MAX_THREADS, "a program's threads have a call each");
 #define INPUT_MAX_PREEMPTIONS 512   /* records past this are read and ignored */
 #define INPUT_NO_CALL UINT32_MAX     /* a spawned thread the input gave no schedule */
 #define INPUT_PARTS_MARKER 0x53      /* 'S': sequential parts follow the threads */
@@ -95,7 +98,7 @@ typedef struct input_preemption {
 typedef struct input_scenario {
 	unsigned n_threads;
 	unsigned n_calls;
-	unsigned first_call[WEFT_MAX_THREADS + 1];  /* thread t runs calls [first_call[t], first_call[t+1]) */
+	unsigned first_call[INPUT_MAX_THREADS + 1];  /* thread t runs calls [first_call[t], first_call[t+1]) */
 	weft_op_record calls[INPUT_MAX_CALLS];    /* thread, op and args filled; results after the run */
 	/* call c's preemptions are plan[first_plan[c] .. first_plan[c+1]), steps increasing */
 	unsigned first_plan[INPUT_MAX_CALLS + 1];

@@ -61,15 +61,17 @@ static long decision_before(const uint32_t *at, uint64_t n, size_t i)
 }
 
 /*
- * The reads-from pair the reversal makes (flip.h): e2 reads what e1 wrote
- * over (the last write before e1), or e1 reads e2's write.  0 when there is
+ * What the reversal makes a read see (flip.h): e2 reads what e1 wrote over
+ * (the last write before e1), or e1 reads e2's write.  *rf the reads-from
+ * pair, *value the value feature (runner/feedback.h VALUES).  0 when there is
  * none to name: two writes, a value from before the run or the reader's own.
  */
-static int reversed_rf(const sched_trace *t, size_t i, size_t j, uint32_t *id)
+static int reversed_read(const sched_trace *t, size_t i, size_t j, uint32_t *rf, uint32_t *value)
 {
 	const sched_event *a = &t->events[i], *b = &t->events[j];
 	if (runner_access_reads(a) && runner_access_writes(b)) {
-		*id = runner_feedback_rf_id(b->site_id, a->site_id);
+		*rf = runner_feedback_rf_id(b->site_id, a->site_id);
+		*value = runner_feedback_value_id(a->site_id, b->value);
 		return 1;
 	}
 	if (!runner_access_reads(b))
@@ -79,7 +81,8 @@ static int reversed_rf(const sched_trace *t, size_t i, size_t j, uint32_t *id)
 		if (on_object(w) && w->addr == a->addr && runner_access_writes(w)) {
 			if (w->thread == b->thread)
 				return 0;
-			*id = runner_feedback_rf_id(w->site_id, b->site_id);
+			*rf = runner_feedback_rf_id(w->site_id, b->site_id);
+			*value = runner_feedback_value_id(b->site_id, w->value);
 			return 1;
 		}
 	}
@@ -129,9 +132,10 @@ int mutate_flip_choose(const sched_trace *t, const uint32_t *decision_at,
 			mutate_flip *f = &cand[n_cand];
 			if (!race_at(t, decision_at, decision_to, n, (i + e) % t->n, f))
 				continue;
-			uint32_t id;
-			fresh[n_cand] = seen && reversed_rf(t, f->first_event, f->second_event, &id) &&
-					!seen(ctx, id);
+			uint32_t rf, value;
+			fresh[n_cand] = seen &&
+					reversed_read(t, f->first_event, f->second_event, &rf, &value) &&
+					(!seen(ctx, rf) || !seen(ctx, value));
 			n_new += fresh[n_cand];
 			n_cand++;
 		}

@@ -150,36 +150,9 @@ static void learn(weft_mutator *m, const input_scenario *s)
 	}
 }
 
-/*
- * A program target's scenario thread t holds the preemptions of the t-th
- * thread main spawns (scenario.h); a spawned thread without one has nowhere to
- * write its switches.  So before a program runs, it gets every thread slot,
- * each with its one operation (arguments at their minimum); the encoder drops
- * nothing the decoder would read back differently.
- */
-static void pad_program(weft_mutator *m)
-{
-	input_scenario *s = &m->s;
-	if (!m->bounds->program || s->n_calls == 0)
-		return;
-	while (s->n_threads < m->bounds->max_threads && s->n_calls < INPUT_MAX_CALLS) {
-		unsigned t = s->n_threads++, c = s->n_calls++;
-		s->first_call[t] = c;
-		s->first_call[t + 1] = s->n_calls;
-		s->calls[c] = s->calls[0];
-		s->calls[c].thread = t;
-		const weft_op *op = &m->target->ops[s->calls[c].op];
-		for (int a = 0; a < op->n_args && a < WEFT_MAX_ARGS; a++)
-			s->calls[c].args[a] = op->args[a].min;
-		s->first_plan[c] = s->n_plan;
-		s->first_plan[c + 1] = s->n_plan;
-	}
-}
-
 /* Run m->s under `inner` (NULL: its own plan) and make the run its plan. */
 static void record(weft_mutator *m, const sched_strategy *inner, uint64_t follow)
 {
-	pad_program(m);
 	m->stats.runs++;
 	m->rec.judge = inner && !m->verify;   /* a sample may become the judged run */
 	m->stats.lost += mutate_record_run(m->runner, &m->s, inner, follow, &m->rec);
@@ -607,7 +580,7 @@ int weft_mutator_take(weft_mutator *m, const uint8_t *data, size_t size, weft_re
 		m->stats.replayed++;   /* the caller replays it: one execution, not two */
 	if (!same || m->rec.result.verdict != WEFT_PASS)
 		return 0;
-	runner_adopt(m->runner);
+	runner_adopt(m->runner, data, size);
 	m->stats.reused++;
 	if (out)
 		*out = m->rec.result;

@@ -9,9 +9,32 @@
 #include "../input/schedule_bytes.h"
 
 
+/*
+ * The call a thread's switches are written under.  A program's thread t is
+ * the scenario's thread t with one call, number t; a thread the scenario does
+ * not list yet (INPUT_NO_CALL) gets that number too, and write_plan lists it:
+ * so a sample may switch any of a program's threads, not only those listed
+ * before it ran (issue 33: a pool of 20 threads lost every switch of the
+ * threads created last).
+ */
+static uint32_t call_of(const mutate_recorder *r, unsigned thread, uint32_t call)
+{
+	if (call == INPUT_NO_CALL && r->program && thread < INPUT_MAX_THREADS)
+		return thread;
+	return call;
+}
+
+/* Whether a switch of `call` can be written (the call is or will be listed). */
+static int writable(const mutate_recorder *r, uint32_t call)
+{
+	return (call < r->scenario->n_calls || (r->program && call < INPUT_MAX_THREADS)) &&
+	       r->n < INPUT_MAX_PREEMPTIONS;
+}
+
 static uint64_t record_next_preemption(void *self, unsigned thread, uint32_t call, uint64_t step)
 {
 	mutate_recorder *r = self;
+	call = call_of(r, thread, call);
 	if (call < INPUT_MAX_CALLS && step > r->call_steps[call]) {
 		r->call_steps[call] = step;
 		if (call >= r->n_call_steps)
@@ -101,6 +124,7 @@ static unsigned record_forced(mutate_recorder *r, unsigned thread, uint32_t call
 			      sched_mask runnable)
 {
 	unsigned n = r->n_slots ? r->n_slots : 1, lowest = first_from(runnable, 0, n), want;
+	call = call_of(r, thread, call);
 	const mutate_record_entry *e = recorded_at(r, call, step + 1);
 	if (e)   /* blocked again at the same step: the replay reads the same entry */
 		return first_from(runnable, e->to, n);
@@ -114,7 +138,7 @@ static unsigned record_forced(mutate_recorder *r, unsigned thread, uint32_t call
 				  n);
 	if (want == lowest)
 		return lowest;
-	if (call >= r->scenario->n_calls || r->n >= INPUT_MAX_PREEMPTIONS) {
+	if (!writable(r, call)) {
 		r->lost += r->inner != NULL;   /* cannot be written: the replay takes the lowest */
 		return lowest;
 	}
@@ -153,6 +177,7 @@ static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t
 			    sched_mask runnable, bool forced)
 {
 	mutate_recorder *r = self;
+	call = call_of(r, thread, call);
 	if (forced) {
 		unsigned to = record_forced(r, thread, call, step, runnable);
 		if (r->n_forced < MUTATE_MAX_FORCED)
@@ -175,7 +200,7 @@ static unsigned record_pick(void *self, unsigned thread, uint32_t call, uint64_t
 	log_decision(r, to);
 	if (to == thread)
 		return thread;
-	if (call < r->scenario->n_calls && r->n < INPUT_MAX_PREEMPTIONS)
+	if (writable(r, call))
 		r->rec[r->n++] = (mutate_record_entry){ call, step, (uint8_t)to };
 	else
 		r->lost++;
@@ -206,6 +231,9 @@ static uint64_t record_choose(void *self, uint64_t bound)
 /* s's plan := the records, grouped by call (each call's steps already ascend). */
 static void write_plan(input_scenario *s, const mutate_recorder *r)
 {
+	for (unsigned i = 0; r->program && i < r->n; i++)   /* call t is thread t: call_of */
+		if (r->rec[i].call >= s->n_calls)
+			input_scenario_list_program_threads(s, r->rec[i].call);
 	s->n_plan = 0;
 	for (unsigned c = 0; c < s->n_calls; c++) {
 		s->first_plan[c] = s->n_plan;
@@ -245,6 +273,7 @@ unsigned mutate_record_run(weft_runner *run, input_scenario *s, const sched_stra
 	r->scenario = s;
 	r->trace = runner_trace(run);
 	r->n_slots = b->program ? b->max_threads : s->n_threads;
+	r->program = b->program;
 	r->follow = follow;
 	r->decisions = 0;
 	r->n = 0;

@@ -62,6 +62,7 @@ typedef struct mutate_recorder {
 	weft_runner *run;                     /* the runner it records on */
 	const sched_trace *trace;             /* the running execution's (runner_trace) */
 	unsigned n_slots;
+	int program;                          /* a program: a thread's call is its number */
 	uint64_t follow;                      /* unforced picks answered from the plan */
 	uint64_t decisions;                   /* unforced picks so far */
 	/* unforced pick d + 1 (d < MUTATE_MAX_DECISIONS): the trace's length when

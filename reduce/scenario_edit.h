@@ -11,9 +11,9 @@
  * numbers are renumbered old -> new (see reduce_rebuild). */
 typedef struct reduce_lists {
 	unsigned n_threads;
-	unsigned n[WEFT_MAX_THREADS];
-	unsigned call[WEFT_MAX_THREADS][INPUT_MAX_CALLS];
-	unsigned renumber[WEFT_MAX_THREADS];
+	unsigned n[INPUT_MAX_THREADS];
+	unsigned call[INPUT_MAX_THREADS][INPUT_MAX_CALLS];
+	unsigned renumber[INPUT_MAX_THREADS];
 } reduce_lists;
 
 void reduce_remove_plan(input_scenario *s, unsigned p);

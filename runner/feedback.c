@@ -21,6 +21,7 @@ enum {
 	TAG_OUTCOME = 0x7900,
 	TAG_OP_SITE = 0x7a00,         /* + 0 begin, 1 end */
 	TAG_THREAD = 0x7b00,
+	TAG_VALUE = 0x7c00,
 };
 
 typedef struct fb_feature_slot {
@@ -76,6 +77,18 @@ uint32_t runner_feedback_pair_id(unsigned how, uint32_t from_site, uint32_t to_s
 uint32_t runner_feedback_rf_id(uint32_t write_site, uint32_t read_site)
 {
 	return hash3(TAG_READS_FROM, write_site, read_site);
+}
+
+/* Exact below 16 (flags, stages, small counts), then the bit length: at most
+ * 80 values per read site, whatever the program stores. */
+static uint64_t value_bucket(uint64_t v)
+{
+	return v < 16 ? v : 16 + 64 - (uint64_t)__builtin_clzll(v);
+}
+
+uint32_t runner_feedback_value_id(uint32_t read_site, uint64_t value)
+{
+	return hash3(TAG_VALUE, read_site, value_bucket(value));
 }
 
 uint32_t runner_feedback_op_site(unsigned op, int end)
@@ -213,7 +226,8 @@ static fb_object_slot *object_of(runner_feedback *fb, const void *addr, int inse
 	}
 }
 
-static void compute_reads_from(runner_feedback *fb, const runner_feedback_input *in)
+static void compute_reads_from(runner_feedback *fb, unsigned kinds,
+			       const runner_feedback_input *in)
 {
 	for (size_t i = 0; i < in->n_events; i++) {
 		const sched_event *e = &in->events[i];
@@ -223,8 +237,14 @@ static void compute_reads_from(runner_feedback *fb, const runner_feedback_input 
 		fb_object_slot *o = object_of(fb, e->addr, writes);
 		if (!o)
 			continue;
-		if (runner_access_reads(e) && o->site && o->thread != e->thread)
-			add_feature(fb, WEFT_FEEDBACK_READS_FROM, runner_feedback_rf_id(o->site, e->site_id));
+		if (runner_access_reads(e) && o->site && o->thread != e->thread) {
+			if (kinds & WEFT_FEEDBACK_READS_FROM)
+				add_feature(fb, WEFT_FEEDBACK_READS_FROM,
+					    runner_feedback_rf_id(o->site, e->site_id));
+			if (kinds & WEFT_FEEDBACK_VALUES)
+				add_feature(fb, WEFT_FEEDBACK_VALUES,
+					    runner_feedback_value_id(e->site_id, e->value));
+		}
 		if (writes) {
 			o->site = e->site_id;
 			o->thread = e->thread;
@@ -277,8 +297,8 @@ void runner_feedback_compute(runner_feedback *fb, unsigned kinds, const runner_f
 	begin_execution(fb);
 	if (kinds & WEFT_FEEDBACK_PAIRS)
 		compute_pairs(fb, in);
-	if (kinds & WEFT_FEEDBACK_READS_FROM)
-		compute_reads_from(fb, in);
+	if (kinds & (WEFT_FEEDBACK_READS_FROM | WEFT_FEEDBACK_VALUES))
+		compute_reads_from(fb, kinds, in);
 	if (kinds & WEFT_FEEDBACK_OUTCOME)
 		compute_outcome(fb, in);
 	/* the tables hold slot indices; they are dead once sorted (the next execution
@@ -316,7 +336,7 @@ int weft_feedback_parse(const char *spec, unsigned *kinds)
 	static const struct { const char *name; unsigned kinds; } words[] = {
 		{ "none", 0 }, { "all", WEFT_FEEDBACK_ALL }, { "pairs", WEFT_FEEDBACK_PAIRS },
 		{ "rf", WEFT_FEEDBACK_READS_FROM }, { "reads-from", WEFT_FEEDBACK_READS_FROM },
-		{ "outcome", WEFT_FEEDBACK_OUTCOME },
+		{ "outcome", WEFT_FEEDBACK_OUTCOME }, { "values", WEFT_FEEDBACK_VALUES },
 	};
 	if (!spec || !*spec) {
 		*kinds = WEFT_FEEDBACK_ALL;

@@ -120,6 +120,7 @@ size_t runner_feedback_dropped(const runner_feedback *fb);
 /* The ids, for tests that build a trace by hand: */
 uint32_t runner_feedback_pair_id(unsigned how, uint32_t from_site, uint32_t to_site);
 uint32_t runner_feedback_rf_id(uint32_t write_site, uint32_t read_site);
+uint32_t runner_feedback_value_id(uint32_t read_site, uint64_t value);
 /* The stable name of operation kind `op`'s begin (end = 0) or end (end = 1). */
 uint32_t runner_feedback_op_site(unsigned op, int end);
 

@@ -802,9 +802,16 @@ weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
 	return v;
 }
 
+static void probe_drift(weft_runner *r);
+static bool probe_due(weft_runner *r);
+
 weft_verdict runner_run_speculative(weft_runner *r, const input_scenario *s,
 				    sched_strategy strategy, weft_result *out)
 {
+	/* a campaign whose mutants are all adopted calls weft_runner_run rarely:
+	   the drift probe is due here too (before the sample: it overwrites the run) */
+	if (r->fresh_check && runner_fresh_allowed() && probe_due(r))
+		probe_drift(r);
 	input_scenario_copy(&r->scenario, s);   /* its used part: not 22 KB per execution */
 	weft_verdict v = execute_scenario(r, strategy, 1);
 	fill_result(r, v);
@@ -813,9 +820,15 @@ weft_verdict runner_run_speculative(weft_runner *r, const input_scenario *s,
 	return v;
 }
 
-void runner_adopt(weft_runner *r)
+static void keep_probe(weft_runner *r, const uint8_t *data, size_t size, weft_verdict v);
+
+void runner_adopt(weft_runner *r, const uint8_t *data, size_t size)
 {
 	count(r, r->result.verdict);
+	if (r->fresh_check && runner_fresh_allowed() && !r->probe_input) {
+		keep_probe(r, data, size, r->result.verdict);
+		r->next_probe = r->stats.executions + RUNNER_DRIFT_EVERY;
+	}
 }
 
 uint64_t runner_run_unjudged(weft_runner *r, const input_scenario *s, sched_strategy strategy,

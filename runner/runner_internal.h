@@ -31,7 +31,9 @@ weft_verdict runner_run_scenario(weft_runner *r, const input_scenario *s,
  */
 weft_verdict runner_run_speculative(weft_runner *r, const input_scenario *s,
 				    sched_strategy strategy, weft_result *out);
-void runner_adopt(weft_runner *r);
+/* `data` are the bytes of the adopted run: with the fresh check on, the first
+ * input of a runner becomes the drift probe's (probe_drift), adopted or not. */
+void runner_adopt(weft_runner *r, const uint8_t *data, size_t size);
 /*
  * Execute scenario `s` under `strategy` without judging it: no history, final
  * operation, oracle, features or stats (mutate/mutate.c runs schedules to

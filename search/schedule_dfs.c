@@ -630,7 +630,7 @@ void search_dfs_plan(const search_dfs_execution *e, input_scenario *s)
 	for (unsigned i = 0; i < e->n_preemptions; i++) {
 		unsigned t = e->preempted_thread[i];
 		call[i] = e->preempted_call[i];
-		if (call[i] == INPUT_NO_CALL && t < WEFT_MAX_THREADS) {
+		if (call[i] == INPUT_NO_CALL && t < INPUT_MAX_THREADS) {
 			input_scenario_list_program_threads(s, t);
 			if (t < s->n_threads)
 				call[i] = s->first_call[t];

@@ -289,18 +289,22 @@ WEFT_API const char *weft_verdict_name(weft_verdict v);
  *   PAIRS       each switch: (how, where the thread left off, where the next resumed)
  *   READS_FROM  each read of a value another thread wrote: (write site, read site)
  *   OUTCOME     one per execution: a hash of every operation's result
+ *   VALUES      each read of a value another thread wrote: (read site, the value,
+ *               exact below 16, else its bit length): how far a shared counter,
+ *               stage or flag got, the "closer to failure" signal of ordering bugs
  */
 typedef enum weft_feedback_kind {
 	WEFT_FEEDBACK_PAIRS = 1,
 	WEFT_FEEDBACK_READS_FROM = 2,
 	WEFT_FEEDBACK_OUTCOME = 4,
-	WEFT_FEEDBACK_ALL = 7,
+	WEFT_FEEDBACK_VALUES = 8,
+	WEFT_FEEDBACK_ALL = 15,
 } weft_feedback_kind;
 
 typedef struct weft_feature {
 	uint32_t id;             /* stable 32-bit hash; a fuzzer map takes id % its size */
 	uint32_t count;          /* occurrences in the execution (outcome: 1) */
-	weft_feedback_kind kind; /* one of PAIRS, READS_FROM, OUTCOME */
+	weft_feedback_kind kind; /* one of PAIRS, READS_FROM, OUTCOME, VALUES */
 } weft_feature;
 
 /* Compute these kinds (an OR of weft_feedback_kind; 0 = none, the default) after
@@ -311,7 +315,7 @@ WEFT_API int weft_runner_set_feedback(weft_runner *runner, unsigned kinds);
  * time linear in its trace, with no allocation; this only copies. */
 WEFT_API size_t weft_runner_features(const weft_runner *runner, weft_feature *out, size_t cap);
 /* Parse a WEFT_FEEDBACK value: "none", "all", or a comma-separated list of
- * "pairs", "rf" (or "reads-from"), "outcome"; NULL or "" mean all.  Returns 0
+ * "pairs", "rf" (or "reads-from"), "outcome", "values"; NULL or "" mean all.  Returns 0
  * and sets *kinds, or -1 (bad value; *kinds unchanged). */
 WEFT_API int weft_feedback_parse(const char *spec, unsigned *kinds);
 

@@ -44,13 +44,14 @@ extern "C" {
 #endif
 
 #define WEFT_MAX_ARGS 4        /* arguments per operation */
-#define WEFT_MAX_THREADS 16    /* threads of a scenario; a program's first 16 have control bytes */
+#define WEFT_MAX_THREADS 16    /* threads of a scenario (a program: WEFT_MAX_PROGRAM_THREADS) */
 #define WEFT_MAX_OPS 8         /* operations per thread */
 /*
  * Managed threads of a whole program (WEFT_PROGRAM_TARGET): main and every
- * thread it spawns.  The input gives control bytes (scenario.h) to the first
- * WEFT_MAX_THREADS of them; the others run when a forced switch or another
- * thread's preemption (its `to` byte, modulo this number) picks them.
+ * thread it spawns, each with control bytes of its own (scenario.h): its
+ * preemptions.  (Up to the seventh session only the first 16 had them, so a
+ * thread created later ran unpreempted: an ordering among the threads of a
+ * pool of 20 could not be written down.)
  */
 #define WEFT_MAX_PROGRAM_THREADS 128
 #define WEFT_MAX_TARGET_OPS 32 /* operations a target declares */
