@@ -77,6 +77,8 @@ struct weft_mutator {
 	search_pos pos;
 	search_scenario_source source;
 	uint64_t op_steps[WEFT_MAX_TARGET_OPS], op_calls[WEFT_MAX_TARGET_OPS];
+	/* a program's threads: the most steps each made in a run, and all of them */
+	uint64_t thread_steps[SCHED_MAX_THREADS], total_steps;
 	weft_mutator_stats stats;
 	mutate_bandit bandit;
 	mutate_closeness close;
@@ -141,6 +143,15 @@ static unsigned slots_of(const weft_mutator *m, const input_scenario *s)
 
 static void learn(weft_mutator *m, const input_scenario *s)
 {
+	const search_steps *st = &m->rec.steps;
+	if (m->bounds->program) {   /* threads the scenario need not list (schedule_record.h) */
+		for (unsigned t = 0; t < st->n_thread && t < SCHED_MAX_THREADS; t++)
+			if (st->thread[t] > m->thread_steps[t])
+				m->thread_steps[t] = st->thread[t];
+		if (st->total > m->total_steps)
+			m->total_steps = st->total;
+		return;
+	}
 	for (unsigned c = 0; c < s->n_calls; c++) {
 		unsigned op = s->calls[c].op;
 		if (op < WEFT_MAX_TARGET_OPS) {
@@ -176,6 +187,10 @@ static uint64_t estimate_steps(const weft_mutator *m, const input_scenario *s,
 {
 	uint64_t k = 0;
 	unsigned slots = slots_of(m, s) < SCHED_MAX_THREADS ? slots_of(m, s) : SCHED_MAX_THREADS;
+	if (m->bounds->program && m->total_steps) {   /* explore.c's estimate: the most seen */
+		memcpy(per_thread, m->thread_steps, slots * sizeof *per_thread);
+		return m->total_steps;
+	}
 	memset(per_thread, 0, slots * sizeof *per_thread);
 	for (unsigned c = 0; c < s->n_calls; c++) {
 		unsigned op = s->calls[c].op, t = s->calls[c].thread;
