@@ -17,6 +17,7 @@
  *   move an operation to another thread;
  *   move a preemption one step earlier or later; switch to another thread;
  *   lower an argument or an operation kind; exchange two calls' arguments;
+ *   lower one argument while another call's takes each value;
  *   remove an operation of the init or post part, lower its arguments;
  *   read a newer store (a data choice set to 0, or lowered by one);
  * writes each candidate back with input_scenario_encode, replays it, and
@@ -30,6 +31,12 @@
  * a round keeps nothing, reschedule.c tries variants of the scenario under
  * new schedules (a local minimum of these edits is often one changed call
  * plus a different plan away from a simpler failure).
+ * The canonical tie-break: the key is a total order, and an escape that
+ * finds nothing simpler moves to the least equal-complexity key among every
+ * schedule of every variant it ran, so crashes of one bug that reach the
+ * minimum reach one spelling of it, one report (tests/simplify_canonical.sh).
+ * Why the file passes 600 lines: the moves share the candidate loop and the
+ * best; splitting them needs the simplifier's state in a header (next step).
  * Replaying instead of reasoning about independent steps (dejafu does the
  * latter) costs a few thousand executions at most, milliseconds here.
  */
