@@ -110,6 +110,28 @@ static int merged_threads(reduce_rescheduler *x, const input_scenario *best, uns
 	return 0;
 }
 
+/*
+ * Two threads' lists exchanged: execution starts with thread 0 and a forced
+ * switch goes to the lowest-numbered runnable thread, so which thread runs a
+ * list decides which schedules cost no preemption.  pool_stack's ABA found as
+ * t0: push(3); t1: pop(); t2: pop() needs a preemption at push's first step
+ * to let the pops go first, (2, 2, 3, 3); with the lists of t0 and t2
+ * exchanged one preemption does, (1, 2, 3, 3).  The rounds' exchange keeps
+ * the old plan, which then preempts the wrong calls.
+ */
+static int swapped_threads(reduce_rescheduler *x, const input_scenario *best, unsigned preemptions)
+{
+	for (unsigned a = 0; a < best->n_threads; a++) {
+		for (unsigned b = a + 1; b < best->n_threads; b++) {
+			reduce_swap_lists(&x->lists, best, a, b);
+			reduce_rebuild(&x->variant, best, &x->lists);
+			if (schedules(x, preemptions))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Lists with call c taken out of its thread and put at position i of thread `to`. */
 static int move_lists(reduce_lists *l, const input_scenario *s, unsigned c, unsigned to, unsigned i)
 {
@@ -146,5 +168,6 @@ int reduce_reschedule(reduce_rescheduler *x, const input_scenario *best, unsigne
 {
 	x->variant = *best;
 	return schedules(x, preemptions) || other_kinds(x, best, preemptions) ||
-	       merged_threads(x, best, preemptions) || moved_calls(x, best, preemptions);
+	       merged_threads(x, best, preemptions) || swapped_threads(x, best, preemptions) ||
+	       moved_calls(x, best, preemptions);
 }

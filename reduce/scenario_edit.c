@@ -104,3 +104,16 @@ void reduce_merge_lists(reduce_lists *l, const input_scenario *s, unsigned a, un
 	}
 	l->renumber[a] = l->renumber[b];
 }
+
+/* Lists with threads a and b exchanged (each list keeps its calls' plans). */
+void reduce_swap_lists(reduce_lists *l, const input_scenario *s, unsigned a, unsigned b)
+{
+	reduce_lists_of(l, s);
+	l->n[a] = l->n[b] = 0;
+	for (unsigned c = s->first_call[a]; c < s->first_call[a + 1]; c++)
+		l->call[b][l->n[b]++] = c;
+	for (unsigned c = s->first_call[b]; c < s->first_call[b + 1]; c++)
+		l->call[a][l->n[a]++] = c;
+	l->renumber[a] = b;
+	l->renumber[b] = a;
+}

@@ -25,5 +25,7 @@ void reduce_rebuild(input_scenario *out, const input_scenario *in, const reduce_
 void reduce_lists_of(reduce_lists *l, const input_scenario *s);
 /* Lists with thread a's calls put before (after = 0) or after b's, a dropped. */
 void reduce_merge_lists(reduce_lists *l, const input_scenario *s, unsigned a, unsigned b, int after);
+/* Lists with threads a and b exchanged, renumbering a <-> b. */
+void reduce_swap_lists(reduce_lists *l, const input_scenario *s, unsigned a, unsigned b);
 
 #endif /* WEFT_REDUCE_SCENARIO_EDIT_H */

@@ -17,6 +17,7 @@
  *   move an operation to another thread;
  *   move a preemption one step earlier or later; switch to another thread;
  *   lower an argument or an operation kind; exchange two calls' arguments;
+ *   lower one argument while another call's takes each value;
  *   remove an operation of the init or post part, lower its arguments;
  *   read a newer store (a data choice set to 0, or lowered by one);
  * writes each candidate back with input_scenario_encode, replays it, and
@@ -30,6 +31,12 @@
  * a round keeps nothing, reschedule.c tries variants of the scenario under
  * new schedules (a local minimum of these edits is often one changed call
  * plus a different plan away from a simpler failure).
+ * The canonical tie-break: the key is a total order, and an escape that
+ * finds nothing simpler moves to the least equal-complexity key among every
+ * schedule of every variant it ran, so crashes of one bug that reach the
+ * minimum reach one spelling of it, one report (tests/simplify_canonical.sh).
+ * Why the file passes 600 lines: the moves share the candidate loop and the
+ * best; splitting them needs the simplifier's state in a header (next step).
  * Replaying instead of reasoning about independent steps (dejafu does the
  * latter) costs a few thousand executions at most, milliseconds here.
  */
@@ -47,6 +54,7 @@
 
 #define SIMPLIFY_MAX_RUNS 20000
 #define SIMPLIFY_MAX_BYTES 4096
+#define SIMPLIFY_PAIR_VALUES 64   /* values tried for the second argument of a pair */
 #define SIMPLIFY_ESCAPE_RUNS 2000   /* per fixed point (reschedule.c): program targets run slowly */
 
 typedef struct candidate_key {
@@ -71,7 +79,9 @@ typedef struct simplifier {
 	weft_complexity original;
 	reduce_lists lists;   /* scratch for restructuring moves */
 	reduce_rescheduler resched;   /* new plans at a fixed point */
-	int strict;   /* keep a candidate only if its complexity is smaller */
+	int has_tie;   /* an escape found an equal complexity with a smaller key: */
+	input_scenario tie;   /* the least one */
+	candidate_key tie_key;
 } simplifier;
 
 weft_complexity weft_complexity_of(const weft_result *r)
@@ -160,8 +170,8 @@ static int run_key(simplifier *z, candidate_key *key, input_scenario *s)
 	return 1;
 }
 
-/* Encode, replay and compare z->cand; keep it as the best when simpler. */
-static int try_candidate(simplifier *z)
+/* Encode, decode and replay z->cand into z->cand_key; 1 if it fails the same way. */
+static int judge_candidate(simplifier *z)
 {
 	if (z->runs >= SIMPLIFY_MAX_RUNS)
 		return 0;
@@ -171,11 +181,16 @@ static int try_candidate(simplifier *z)
 		return 0;
 	decode(z, &z->cand, k->bytes, k->size);   /* what the bytes really say */
 	k->planned = z->cand.n_plan;
-	if (!run_key(z, k, &z->cand) || compare_keys(k, &z->best_key) >= 0 ||
-	    (z->strict && compare_complexity(&k->c, &z->best_key.c) >= 0))
+	return run_key(z, k, &z->cand);
+}
+
+/* Encode, replay and compare z->cand; keep it as the best when simpler. */
+static int try_candidate(simplifier *z)
+{
+	if (!judge_candidate(z) || compare_keys(&z->cand_key, &z->best_key) >= 0)
 		return 0;
 	z->best = z->cand;
-	memcpy(&z->best_key, k, sizeof *k);
+	memcpy(&z->best_key, &z->cand_key, sizeof z->cand_key);
 	return 1;
 }
 
@@ -241,14 +256,7 @@ static int try_swap_threads(simplifier *z)
 	reduce_lists *l = &z->lists;
 	for (unsigned a = 0; a < z->best.n_threads; a++) {
 		for (unsigned b = a + 1; b < z->best.n_threads; b++) {
-			reduce_lists_of(l, &z->best);
-			l->n[a] = l->n[b] = 0;
-			for (unsigned c = z->best.first_call[a]; c < z->best.first_call[a + 1]; c++)
-				l->call[b][l->n[b]++] = c;
-			for (unsigned c = z->best.first_call[b]; c < z->best.first_call[b + 1]; c++)
-				l->call[a][l->n[a]++] = c;
-			l->renumber[a] = b;
-			l->renumber[b] = a;
+			reduce_swap_lists(l, &z->best, a, b);
 			reduce_rebuild(&z->cand, &z->best, l);
 			if (try_restructured(z))
 				return 1;
@@ -430,6 +438,48 @@ static int try_exchange_args(simplifier *z)
 	return 0;
 }
 
+/* Call a's argument i at its minimum, each of call b's arguments over its range. */
+static int try_pair_values(simplifier *z, unsigned a, int i, unsigned b)
+{
+	const weft_op *op_b = &z->target->ops[z->best.calls[b].op];
+	for (int j = 0; j < op_b->n_args && j < WEFT_MAX_ARGS; j++) {
+		const weft_range r = op_b->args[j];
+		int64_t now = z->best.calls[b].args[j];
+		for (int64_t v = r.min; v <= r.max && v - r.min < SIMPLIFY_PAIR_VALUES; v++) {
+			if (v == now)
+				continue;
+			z->cand = z->best;
+			z->cand.calls[a].args[i] = z->target->ops[z->best.calls[a].op].args[i].min;
+			z->cand.calls[b].args[j] = v;
+			if (try_candidate(z))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Lower one call's argument to its minimum while another call's argument
+ * takes each value of its range (the first SIMPLIFY_PAIR_VALUES): a bug that
+ * needs two arguments in a relation (key_lock_set's colliding keys, add(2)
+ * and add(15)) keeps neither lowered alone, and exchanging them is no lower;
+ * add(14) and add(1) is, and only both changed at once reach it.
+ */
+static int try_pair_args(simplifier *z)
+{
+	for (unsigned a = 0; a < z->best.n_calls; a++) {
+		const weft_op *op_a = &z->target->ops[z->best.calls[a].op];
+		for (int i = 0; i < op_a->n_args && i < WEFT_MAX_ARGS; i++) {
+			if (z->best.calls[a].args[i] <= op_a->args[i].min)
+				continue;
+			for (unsigned b = 0; b < z->best.n_calls; b++)
+				if (b != a && try_pair_values(z, a, i, b))
+					return 1;
+		}
+	}
+	return 0;
+}
+
 /* ---- the sequential parts (input/scenario.h): shorter, then lower arguments ---- */
 
 static weft_op_record *part_of(input_scenario *s, int post, unsigned **n)
@@ -498,28 +548,43 @@ static int simplify_round(simplifier *z)
 	return try_lower_data(z) || try_remove_preemptions(z) || try_remove_threads(z) ||
 	       try_remove_calls(z) || try_remove_part_calls(z) || try_merge_threads(z) || try_swap_threads(z) ||
 	       try_move_calls(z) || try_move_preemptions(z) || try_lower_calls(z) ||
-	       try_exchange_args(z) || try_lower_part_args(z);
+	       try_exchange_args(z) || try_pair_args(z) || try_lower_part_args(z);
 }
 
 /*
- * The rescheduler's offer (reschedule.h): kept only when its complexity is
- * smaller, not merely its tie-breaks (planned records, length, bytes), so
- * that inputs the rounds leave at a fixed point keep their spelling unless
- * the escape really simplifies them.
+ * The rescheduler's offer (reschedule.h): taken at once when its complexity
+ * is smaller; one of equal complexity with a smaller key (the canonical
+ * tie-break: planned records, length, bytes) is only remembered, the least
+ * such one of the whole escape, and taken when nothing simpler turned up.
  */
 static int offer(void *ctx, input_scenario *s)
 {
 	simplifier *z = ctx;
 	z->cand = *s;
-	z->strict = 1;
-	int kept = try_candidate(z);
-	z->strict = 0;
-	return kept;
+	if (!judge_candidate(z))
+		return 0;
+	const candidate_key *k = &z->cand_key;
+	if (compare_complexity(&k->c, &z->best_key.c) < 0) {
+		z->best = z->cand;
+		memcpy(&z->best_key, k, sizeof *k);
+		return 1;
+	}
+	if (compare_keys(k, &z->best_key) < 0 && (!z->has_tie || compare_keys(k, &z->tie_key) < 0)) {
+		z->tie = z->cand;
+		memcpy(&z->tie_key, k, sizeof *k);
+		z->has_tie = 1;
+	}
+	return 0;
 }
 
 /*
  * At a fixed point of the rounds, variants of the best under new schedules
  * with no more preemptions (reschedule.c); the rounds go on after one is kept.
+ * Why the ties: the rounds' edits keep a candidate only when its key is
+ * smaller, so from two crashes of one bug they can stop at two spellings of
+ * equal complexity (resize_set's five adds split 3 + 2 or 2 + 3) that no
+ * single edit joins; every schedule of every variant is one step here, so
+ * the least key among them is the canonical spelling both reach.
  */
 static int escape_fixed_point(simplifier *z)
 {
@@ -533,7 +598,14 @@ static int escape_fixed_point(simplifier *z)
 		x->max_runs = SIMPLIFY_MAX_RUNS;
 	x->offer = offer;
 	x->ctx = z;
-	return reduce_reschedule(x, &z->best, z->best_key.c.preemptions);
+	z->has_tie = 0;
+	if (reduce_reschedule(x, &z->best, z->best_key.c.preemptions))
+		return 1;
+	if (!z->has_tie)
+		return 0;
+	z->best = z->tie;
+	memcpy(&z->best_key, &z->tie_key, sizeof z->tie_key);
+	return 1;
 }
 
 /*
@@ -577,7 +649,6 @@ size_t weft_runner_simplify(weft_runner *runner, uint8_t *buf, size_t size, size
 	if (!z)
 		return size;
 	z->runner = runner;
-	z->strict = 0;
 	z->target = weft_runner_target(runner);
 	z->bounds = input_bounds_of(z->target);
 	memset(&z->original, 0, sizeof z->original);
