@@ -39,7 +39,7 @@
 #include "../runner/runner_internal.h"
 #include "../search/strategy_common.h"
 
-#define MUTATE_MAX_FORCED 128
+#define MUTATE_MAX_FORCED 1024   /* forced picks a run records (was 128: a program of 100 threads makes more) */
 #define MUTATE_MAX_DECISIONS 4096
 
 /* A forced pick as it was answered: the replay's must agree (schedule_record.c). */

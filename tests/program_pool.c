@@ -16,7 +16,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#define WORKERS 20
+#ifndef WORKERS
+#define WORKERS 20   /* program_pool_wide: 100 (thread 48 is the byte '0'; 200+ forced switches) */
+#endif
 
 static atomic_int total;
 static int id[WORKERS];

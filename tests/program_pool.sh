@@ -6,6 +6,10 @@
 #     ("0 switches lost"), and its crash file replays the assertion; before, a
 #     program's threads 16 and up had no control bytes: no input could preempt
 #     them, and 0 of 30,000 runs failed;
+#   - on a pool of 100 (program_pool_wide), every schedule the mutator samples replays
+#     from the bytes it wrote (WEFT_MUTATOR=verify: "0 mismatches"); before, a switch
+#     to thread 48 was written as the byte '0', which reads as 0: 9 in 10 did not;
+#     and past 128 forced switches (threads ending) a sample lost its switches;
 #   - the fixed twin passes 2,000 random-walk executions.
 dir=$1
 fail() { echo "FAIL (program_pool): $*"; exit 1; }
@@ -21,6 +25,10 @@ if [ -x "$dir/program_pool_buggy_fuzz" ]; then
 	[ -n "$crash" ] || fail "no crash file"
 	"$dir/program_pool_buggy_replay" "$crash" > "$tmp/replay.txt" 2>&1 && fail "the crash file passes"
 	grep -q "assertion" "$tmp/replay.txt" || { cat "$tmp/replay.txt"; fail "the crash file does not replay the assertion"; }
+	(cd "$tmp" && WEFT_MUTATOR=verify "$dir/program_pool_wide_fuzz" -seed=1 -runs=300 > wide.log 2>&1) ||
+		{ tail -5 "$tmp/wide.log"; fail "the pool of 100 failed"; }
+	grep -q " 0 switches lost, [1-9][0-9]* verified, 0 mismatches" "$tmp/wide.log" ||
+		fail "a pool of 100: samples that do not replay: $(grep 'mismatches' "$tmp/wide.log")"
 fi
 "$dir/program_pool_fixed_replay" --explore=random --seed=1 --max-executions=2000 --quiet > "$tmp/out" 2>&1 ||
 	{ tail -20 "$tmp/out"; fail "the fixed pool failed"; }
