@@ -40,7 +40,8 @@ import sys
 raw, cap, targets, strategies = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
 runs = {}
 for line in open(raw):
-    t, s, seed, status, execs, secs, verdict, note, inner = line.rstrip('\n').split('\t')
+    # bench_search.sh's row; later fields (the commit and date of the run) are not read
+    t, s, seed, status, execs, secs, verdict, note, inner = line.rstrip('\n').split('\t')[:9]
     n = int(execs) + int(inner) if status == 'found' else cap
     runs.setdefault((t, s), []).append((n, int(execs) if status == 'found' else cap, status == 'found'))
 def median(v):   # nearest rank, as bench_search_report.py
