@@ -248,8 +248,9 @@ void input_scenario_copy(input_scenario *dst, const input_scenario *src)
 	dst->n_init = src->n_init;
 	dst->n_post = src->n_post;
 	dst->n_data = src->n_data;
-	/* first_call whole (68 bytes): explore's same_scenario compares it whole */
-	memcpy(dst->first_call, src->first_call, sizeof src->first_call);
+	/* first_call over its span: explore's same_scenario compares that */
+	memcpy(dst->first_call, src->first_call,
+	       input_scenario_first_call_span(src) * sizeof src->first_call[0]);
 	COPY_USED(calls, src->n_calls);
 	COPY_USED(first_plan, src->n_calls + 1);
 	COPY_USED(plan, src->n_plan);
@@ -262,7 +263,7 @@ void input_scenario_clear(input_scenario *s)
 {
 	s->n_threads = s->n_calls = s->n_plan = 0;
 	s->n_init = s->n_post = s->n_data = 0;
-	memset(s->first_call, 0, sizeof s->first_call);   /* 68 bytes, and copied whole */
+	memset(s->first_call, 0, (WEFT_MAX_THREADS + 1) * sizeof s->first_call[0]);   /* its span */
 	s->first_plan[0] = 0;
 }
 

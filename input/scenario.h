@@ -115,14 +115,24 @@ typedef struct input_scenario {
 
 input_bounds input_bounds_of(const weft_target *target);
 /*
+ * The first_call entries a copy, a clear and explore's same_scenario touch:
+ * the first WEFT_MAX_THREADS + 1 always (a draw may leave entries past
+ * n_threads + 1 there, and same_scenario has always compared them: 68 bytes),
+ * a program's up to n_threads + 1 (up to 129; only read by the counts).
+ */
+static inline unsigned input_scenario_first_call_span(const input_scenario *s)
+{
+	return (s->n_threads > WEFT_MAX_THREADS ? s->n_threads : WEFT_MAX_THREADS) + 1;
+}
+/*
  * *dst = *src, but only the parts `src` uses (its counts say which): a
  * scenario is ~22 KB of capacity and a few hundred bytes of content, and the
  * runner takes one per execution.  What lies past the counts in `dst` is left
- * as it was; nothing reads it (every reader goes by the counts), except
- * first_call, copied whole (68 bytes): explore's same_scenario compares it whole.
+ * as it was; nothing reads it (every reader goes by the counts); first_call
+ * by its span (input_scenario_first_call_span).
  */
 void input_scenario_copy(input_scenario *dst, const input_scenario *src);
-/* An empty scenario (no threads, calls, plan, parts or data; first_call all 0), cleared by its counts. */
+/* An empty scenario (no threads, calls, plan, parts or data; first_call 0 over its span), cleared by its counts. */
 void input_scenario_clear(input_scenario *s);
 /*
  * List a program's threads up to `thread` (a program's thread k > 0 is one

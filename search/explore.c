@@ -81,8 +81,9 @@ static unsigned slots_of(const search_explorer *x, const input_scenario *s)
 static int same_scenario(const input_scenario *a, const input_scenario *b)
 {
 	if (a->n_threads != b->n_threads || a->n_calls != b->n_calls ||
-	    memcmp(a->first_call, b->first_call, sizeof a->first_call) != 0)
-		return 0;   /* the whole array: past n_threads + 1, the draw's own (see draw_raw) */
+	    memcmp(a->first_call, b->first_call,
+		   input_scenario_first_call_span(a) * sizeof a->first_call[0]) != 0)
+		return 0;   /* past n_threads + 1 too: the draw's own (see draw_raw) */
 	for (unsigned i = 0; i < a->n_calls; i++)
 		if (a->calls[i].op != b->calls[i].op ||
 		    memcmp(a->calls[i].args, b->calls[i].args, sizeof a->calls[i].args) != 0)

@@ -66,7 +66,8 @@ static void test_copy_by_counts(void)
 	      "the counts");
 	CHECK(memcmp(dst.calls, src.calls, src.n_calls * sizeof *src.calls) == 0 &&
 	      memcmp(dst.first_plan, src.first_plan, (src.n_calls + 1) * sizeof(unsigned)) == 0 &&
-	      memcmp(dst.first_call, src.first_call, sizeof src.first_call) == 0 &&
+	      memcmp(dst.first_call, src.first_call,
+		     input_scenario_first_call_span(&src) * sizeof(unsigned)) == 0 &&
 	      memcmp(dst.init, src.init, 2 * sizeof *src.init) == 0 &&
 	      memcmp(dst.post, src.post, sizeof *src.post) == 0 &&
 	      memcmp(dst.data, src.data, 2 * sizeof *src.data) == 0, "the used parts");
@@ -74,12 +75,15 @@ static void test_copy_by_counts(void)
 	      filled(&dst.plan[src.n_plan], sizeof dst.plan[0], 0xab) &&
 	      filled(&dst.init[2], sizeof dst.init[0], 0xab) &&
 	      filled(&dst.data[2], sizeof dst.data[0], 0xab) &&
-	      filled(&dst.calls[INPUT_MAX_CALLS - 1], sizeof dst.calls[0], 0xab),
+	      filled(&dst.calls[INPUT_MAX_CALLS - 1], sizeof dst.calls[0], 0xab) &&
+	      filled(&dst.first_call[WEFT_MAX_THREADS + 1],
+		     (INPUT_MAX_THREADS - WEFT_MAX_THREADS) * sizeof(unsigned), 0xab),
 	      "past the counts: not copied (22 KB per execution otherwise)");
 	input_scenario_clear(&dst);
 	CHECK(dst.n_threads == 0 && dst.n_calls == 0 && dst.n_plan == 0 && dst.n_init == 0 &&
-	      dst.n_post == 0 && dst.n_data == 0 && filled(dst.first_call, sizeof dst.first_call, 0),
-	      "cleared: empty, first_call all 0");
+	      dst.n_post == 0 && dst.n_data == 0 &&
+	      filled(dst.first_call, (WEFT_MAX_THREADS + 1) * sizeof(unsigned), 0),
+	      "cleared: empty, first_call 0 over its span");
 }
 
 /* One execution of `s` under a random walk seeded `seed`; its result and report. */

@@ -61,7 +61,8 @@ static int same_draw(const input_scenario *a, const input_scenario *b)
 {
 	if (a->n_threads != b->n_threads || a->n_calls != b->n_calls || a->n_plan != b->n_plan ||
 	    a->n_init != b->n_init || a->n_post != b->n_post || a->n_data != b->n_data ||
-	    memcmp(a->first_call, b->first_call, sizeof a->first_call) != 0)
+	    memcmp(a->first_call, b->first_call,
+		   input_scenario_first_call_span(a) * sizeof a->first_call[0]) != 0)
 		return 0;
 	for (unsigned i = 0; i < a->n_calls; i++)
 		if (!same_call(&a->calls[i], &b->calls[i]))
