@@ -47,9 +47,12 @@ run_suite() {
 		target=weft_ci_targets
 		echo "$name: building the $(echo "$needed" | tr ';' '\n' | wc -l) binaries its tests run"
 	fi
-	cmake --build "$builds/$name" -j "$jobs" --target "$target" 2>&1 | grep -E "warning|error|Error" && {
+	# once, to a log (a second, no-op build for the exit status cost each suite seconds)
+	built=0
+	cmake --build "$builds/$name" -j "$jobs" --target "$target" > "$builds/$name.build.log" 2>&1 || built=$?
+	grep -E "warning|error|Error" "$builds/$name.build.log" && {
 		echo "run_all: $name build has warnings or errors (-Wall -Wextra must be clean)"; exit 1; } || true
-	cmake --build "$builds/$name" -j "$jobs" --target "$target" > /dev/null
+	[ $built = 0 ] || { tail -30 "$builds/$name.build.log"; echo "run_all: $name build failed"; exit 1; }
 	took "$name build"
 	echo "=== $name: test ==="
 	(cd "$builds/$name" && ctest --output-on-failure -j "$jobs" "$@")
