@@ -7,9 +7,12 @@ ASan for them cost CI a minute and a half.  This prints (one a line) the binarie
 tests may run, for tests/CMakeLists.txt's WEFT_CI_TARGETS: a binary (NAME_replay,
 NAME_fuzz, test_NAME) is needed when its name, its variant's (NAME without _replay or
 _fuzz) or its program's (without _buggy or _fixed too) appears as a word in the command
-line of a selected test or in a file that command line names (its script).  A word match over-approximates on purpose: a
-binary built for nothing costs seconds, one missing can make a script skip a part
-(`[ -x "$dir/NAME_fuzz" ] || ...`).  Libraries, tools and the pass are built anyway.
+line of a selected test or in a file that command line names (its script), or begins
+with the literal head of a name a script builds from a variable (first_access_${p}_...).
+The match over-approximates on purpose: a binary built for nothing costs seconds, one
+missing can make a script skip a part (`[ -x "$dir/NAME_fuzz" ] || ...`).  Libraries,
+tools and the pass are built anyway.  The targets are read from the Makefile generator's
+`help` (the CI's); with another generator nothing is printed and run_all.sh builds all.
 """
 import json
 import os
@@ -67,7 +70,8 @@ def main():
     heads = tuple(prefixes(text))
     for name in binaries(build):
         if name.startswith(heads) or any(
-                re.search(r"(?<![A-Za-z0-9_])" + re.escape(w) + r"(?![A-Za-z0-9_])", text) for w in words(name)):
+                re.search(r"(?<![A-Za-z0-9_])" + re.escape(w) + r"(?![A-Za-z0-9_])", text)
+                for w in words(name)):
             print(name)
 
 
