@@ -21,8 +21,16 @@ for tool in cmake gcc clang afl-fuzz zip unzip pkg-config; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "run_all: '$tool' not found (see README: Requirements)"; exit 2; }
 done
 
-t0=$(date +%s)
-took() { echo "=== $1 took $(($(date +%s) - t0)) s ==="; t0=$(date +%s); }   # CI's time, per stage
+# CI's time, per stage: wall seconds, and the CPU seconds of what the stage ran (`times`,
+# in this shell: its finished children), and the load average (on a shared machine the
+# CPU figure is the one that compares runs)
+t0=$(date +%s) cpu0=0
+took() {
+	times > "$builds/times.txt"
+	cpu=$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$builds/times.txt")
+	echo "=== $1 took $(($(date +%s) - t0)) s ($((cpu - cpu0)) s of CPU; load $(cut -d' ' -f1-3 /proc/loadavg)) ==="
+	t0=$(date +%s) cpu0=$cpu
+}
 configure() {  # configure NAME CC SANITIZE [CMAKE ARGS...]
 	name=$1 cc=$2 sanitize=$3
 	shift 3
