@@ -57,19 +57,39 @@ check_libfuzzer() {  # check_libfuzzer NAME
 			{ tail -20 "$tmp/$1.log"; fail "$1 -runs=4 exited non-zero"; }
 		echo "   $1: found its seeded bug within 4 runs (weft's verdict)"
 	fi
-	rm -rf "$tmp/seeds" && mkdir "$tmp/seeds" && (cd "$tmp/seeds" && unzip -q "$OUT/${1}_seed_corpus.zip")
-	(cd "$tmp" && "$bin" -runs=0 "$tmp/seeds") > "$tmp/$1.seeds.log" 2>&1 ||
+	seeds=$tmp/seeds-$1
+	rm -rf "$seeds" && mkdir "$seeds" && (cd "$seeds" && unzip -q "$OUT/${1}_seed_corpus.zip")
+	(cd "$tmp" && "$bin" -runs=0 "$seeds") > "$tmp/$1.seeds.log" 2>&1 ||
 		{ tail -30 "$tmp/$1.seeds.log"; fail "$1 crashes on its seed corpus"; }
 }
 
 check_afl() {  # check_afl NAME
-	rm -rf "$tmp/afl-in" "$tmp/afl-out" && mkdir "$tmp/afl-in" && echo 0 > "$tmp/afl-in/dummy"
+	in=$tmp/afl-in-$1 out=$tmp/afl-out-$1
+	rm -rf "$in" "$out" && mkdir "$in" && echo 0 > "$in/dummy"
 	AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
-		AFL_FORKSRV_INIT_TMOUT=30000 afl-fuzz -V 2 -i "$tmp/afl-in" -o "$tmp/afl-out" -- "$OUT/$1" \
+		AFL_FORKSRV_INIT_TMOUT=30000 afl-fuzz -V 2 -i "$in" -o "$out" -- "$OUT/$1" \
 		> "$tmp/$1.log" 2>&1
 	grep -q "All set and ready to roll" "$tmp/$1.log" || { tr '\r' '\n' < "$tmp/$1.log" | tail -20; fail "afl-fuzz did not start on $1"; }
 	grep -qE "target binary (crashed|terminated)" "$tmp/$1.log" && fail "$1 crashed or exited at start under afl-fuzz"
 	return 0
+}
+
+# each_of CHECK NAME...: CHECK NAME for every NAME, two at a time (the two cores: one at a
+# time, the ~140 binaries' start-up checks took a core for a minute and a half), in two
+# lists whose output is printed after, in order; a failure is the first FAIL line of its list.
+each_of() {
+	check=$1 one= two= i=0
+	shift
+	for name in "$@"; do
+		if [ $((i % 2)) = 0 ]; then one="$one $name"; else two="$two $name"; fi
+		i=$((i + 1))
+	done
+	(for name in $one; do $check "$name" || exit 1; done) > "$tmp/each-1.log" 2>&1 & p1=$!
+	(for name in $two; do $check "$name" || exit 1; done) > "$tmp/each-2.log" 2>&1 & p2=$!
+	wait $p1; r1=$?
+	wait $p2; r2=$?
+	cat "$tmp/each-1.log" "$tmp/each-2.log"
+	[ $r1 = 0 ] && [ $r2 = 0 ] || exit 1
 }
 
 afl_sampled() {  # afl_sampled NAME: one of the binaries the AFL++ start check runs on
@@ -103,18 +123,20 @@ for combo in $combos; do
 	for t in $targets; do   # the built-in targets must be there; any other target is checked too
 		for name in ${t}_buggy ${t}_fixed; do [ -x "$OUT/$name" ] || fail "\$OUT/$name missing"; done
 	done
-	n=0
+	checked=
 	for bin in "$OUT"/*; do
 		name=$(basename "$bin")
 		case $name in *.*) continue ;; esac
 		for f in "${name}_seed_corpus.zip" "$name.options"; do
 			[ -s "$OUT/$f" ] || fail "\$OUT/$f missing"
 		done
-		if [ "$engine" = libfuzzer ]; then check_libfuzzer "$name"; n=$((n + 1))
-		elif [ "${WEFT_OSS_FUZZ_EVERY:-0}" = 1 ] || afl_sampled "$name"; then
-			check_afl "$name"; n=$((n + 1))
+		if [ "$engine" = libfuzzer ] || [ "${WEFT_OSS_FUZZ_EVERY:-0}" = 1 ] || afl_sampled "$name"; then
+			checked="$checked $name"
 		fi
 	done
+	# shellcheck disable=SC2086
+	each_of check_$engine $checked
+	n=$(echo $checked | wc -w)
 	nm "$WORK/weft-build/libweft.a" | grep -q '__sancov\|__afl_' && fail "libweft.a is coverage-instrumented"
 	edges=$(sed -n 's/^INFO: Loaded 1 modules *(\([0-9]*\) .*/\1/p' "$tmp/counter_buggy.log")
 	asan=$(sanitizer_calls "$OUT/counter_buggy" __asan) ubsan=$(sanitizer_calls "$OUT/counter_buggy" __ubsan)
