@@ -3,8 +3,8 @@
 #
 #   1. a 10-second campaign with 2 jobs: exactly one unique failure, a linearizability,
 #      whose reproducer is the minimal 05 with exactly the golden report, however many
-#      crash files the workers wrote (if the deadline stopped the reduction, a second
-#      session finishes it); a summary that says so; bad flags exit 2;
+#      crash files the workers wrote (if the deadline stopped the reduction, later
+#      sessions, up to three, finish it); a summary that says so; bad flags exit 2;
 #   2. resume: a campaign interrupted by SIGTERM (once it has triaged its failure) and
 #      run again on the same directories keeps every corpus file, reports the failure
 #      once, counts two sessions and adds up their executions.
@@ -26,13 +26,16 @@ sh "$campaign" --build "$build" --out "$out" --time 10 --jobs 2 --interval 2 cou
 	fail "campaign exited non-zero" one.log
 grep -q '^\[ *[0-9]*s\] executions [0-9]* ([0-9]*/s)  coverage .* corpus [0-9]* .*unique failures 1$' "$tmp/one.log" ||
 	fail "no progress line with one unique failure" one.log
-if grep -q '^reductions pending' "$out/summary.txt"; then
-	# --time is a deadline for reduction too: on a busy machine the next session finishes it
+# --time is a deadline for reduction too: on a busy machine later sessions finish it (up to
+# three: at load 9 one 20-second session was once not enough; each resumes where the last
+# stopped, which is what is asserted, not how fast)
+for session in 2 3 4; do
+	grep -q '^reductions pending' "$out/summary.txt" || break
 	sh "$campaign" --build "$build" --out "$out" --time 20 --interval 5 counter_buggy > "$tmp/one.log" 2>&1 ||
 		fail "resumed campaign exited non-zero" one.log
-	! grep -q '^reductions pending' "$out/summary.txt" || fail "a resumed session did not finish the reduction" one.log
-	echo "campaign: the reduction was finished by a second session"
-fi
+	echo "campaign: session $session resumed the pending reduction"
+done
+! grep -q '^reductions pending' "$out/summary.txt" || fail "three resumed sessions did not finish the reduction" one.log
 [ "$(field "unique failures" "$out")" = 1 ] || fail "want exactly 1 unique failure" one.log
 crashes=$(field "crash files" "$out")
 f=$(ls -d "$out"/failures/linearizability-* 2>/dev/null)
