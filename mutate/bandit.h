@@ -46,7 +46,7 @@ typedef enum mutate_arm {
 	MUTATE_WALK_PREFIX,     /* the input's plan for 0..63 decisions, then a random walk */
 	MUTATE_EDIT_PLAN,       /* insert, move or drop one preemption */
 	MUTATE_EDIT_CALL,       /* one operation or argument changed, then a sample */
-	MUTATE_FLIP,            /* one race of the input's run reversed, then POS (flip.h) */
+	MUTATE_FLIP,            /* races of the input's run reversed (flip.h, keep_order.h) */
 	MUTATE_SPLICE,          /* threads of two inputs, then a sample (crossover only) */
 	MUTATE_ARMS
 } mutate_arm;

@@ -11,6 +11,7 @@
 #define FLIP_STRETCH 32    /* events from a starting point tried as e1 */
 #define FLIP_WINDOW 256    /* events after e1 searched for its racer, before for a write */
 #define FLIP_CANDIDATES 32 /* races collected before one is chosen */
+#define FLIP_FAR_CANDIDATES 128 /* pairs collected by the far choice */
 
 /* Counted as POS counts a thread's accesses (strategy_pos.c): any access kind. */
 static int counted(const sched_event *e)
@@ -65,6 +66,8 @@ static long decision_before(const uint32_t *at, uint64_t n, size_t i)
  * (the last write before e1), or e1 reads e2's write.  *rf the reads-from
  * pair, *value the value feature (runner/feedback.h VALUES).  0 when there is
  * none to name: two writes, a value from before the run or the reader's own.
+ * A far pair (keep_order.h: A's accesses from e1 to e2 wait until after e2):
+ * e2 reads the last write between them not A's, else the last before e1.
  */
 static int reversed_read(const sched_trace *t, size_t i, size_t j, uint32_t *rf, uint32_t *value)
 {
@@ -76,25 +79,25 @@ static int reversed_read(const sched_trace *t, size_t i, size_t j, uint32_t *rf,
 	}
 	if (!runner_access_reads(b))
 		return 0;
-	for (size_t k = i, seen = 0; k-- > 0 && seen < FLIP_WINDOW; seen++) {
+	for (size_t k = j, seen = 0; k-- > 0 && seen < 2 * FLIP_WINDOW; seen++) {
 		const sched_event *w = &t->events[k];
-		if (on_object(w) && w->addr == a->addr && runner_access_writes(w)) {
-			if (w->thread == b->thread)
-				return 0;
-			*rf = runner_feedback_rf_id(w->site_id, b->site_id);
-			*value = runner_feedback_value_id(b->site_id, w->value);
-			return 1;
-		}
+		if (!on_object(w) || w->addr != a->addr || !runner_access_writes(w) ||
+		    (k >= i && w->thread == a->thread))
+			continue;
+		if (w->thread == b->thread)
+			return 0;
+		*rf = runner_feedback_rf_id(w->site_id, b->site_id);
+		*value = runner_feedback_value_id(b->site_id, w->value);
+		return 1;
 	}
 	return 0;
 }
 
-/* The race starting at access i, if a logged decision just before it ran its thread. */
-static int race_at(const sched_trace *t, const uint32_t *decision_at, const uint8_t *decision_to,
-		   uint64_t n, size_t i, mutate_flip *out)
+/* The race of accesses i and j, if a logged decision just before i ran its thread. */
+static int race_of(const sched_trace *t, const uint32_t *decision_at, const uint8_t *decision_to,
+		   uint64_t n, size_t i, long j, mutate_flip *out)
 {
 	const sched_event *a = &t->events[i];
-	long j = on_object(a) ? racer(t, i) : -1;
 	if (j < 0)
 		return 0;
 	long d = decision_before(decision_at, n, i);
@@ -106,6 +109,33 @@ static int race_at(const sched_trace *t, const uint32_t *decision_at, const uint
 	return 1;
 }
 
+/* The race starting at access i (its first racer). */
+static int race_at(const sched_trace *t, const uint32_t *decision_at, const uint8_t *decision_to,
+		   uint64_t n, size_t i, mutate_flip *out)
+{
+	return race_of(t, decision_at, decision_to, n, i,
+		       on_object(&t->events[i]) ? racer(t, i) : -1, out);
+}
+
+/*
+ * The k-th later access (k >= 0) that conflicts with access i: same object,
+ * another thread, a write among the two, within the window; -1 past them.
+ */
+static long conflict(const sched_trace *t, size_t i, unsigned k)
+{
+	const sched_event *a = &t->events[i];
+	if (!on_object(a))
+		return -1;
+	size_t end = t->n - i - 1 > FLIP_WINDOW ? i + 1 + FLIP_WINDOW : t->n;
+	for (size_t j = i + 1; j < end; j++) {
+		const sched_event *b = &t->events[j];
+		if (on_object(b) && b->addr == a->addr && b->thread != a->thread &&
+		    (runner_access_writes(a) || runner_access_writes(b)) && k-- == 0)
+			return (long)j;
+	}
+	return -1;
+}
+
 /* B's accesses from the start up to and including e2. */
 static uint32_t accesses_through(const sched_trace *t, unsigned b, uint32_t j)
 {
@@ -113,6 +143,27 @@ static uint32_t accesses_through(const sched_trace *t, unsigned b, uint32_t j)
 	for (uint32_t k = 0; k <= j; k++)
 		made += counted(&t->events[k]) && t->events[k].thread == b;
 	return made;
+}
+
+/* Whether reversing f makes a read see a pair or value the campaign has not seen. */
+static int fresh_race(const sched_trace *t, const mutate_flip *f, mutate_flip_seen seen, void *ctx)
+{
+	uint32_t rf, value;
+	return seen && reversed_read(t, f->first_event, f->second_event, &rf, &value) &&
+	       (!seen(ctx, rf) || !seen(ctx, value));
+}
+
+/* One of the candidates, a fresh one when there is any; its lead count filled. */
+static void pick(const sched_trace *t, const mutate_flip *cand, const uint8_t *fresh,
+		 unsigned n_cand, unsigned n_new, search_rng *rng, mutate_flip *out)
+{
+	unsigned k = (unsigned)search_rng_below(rng, n_new ? n_new : n_cand);
+	for (unsigned c = 0; c < n_cand; c++)
+		if ((!n_new || fresh[c]) && k-- == 0) {
+			*out = cand[c];
+			break;
+		}
+	out->accesses = accesses_through(t, out->second, out->second_event);
 }
 
 int mutate_flip_choose(const sched_trace *t, const uint32_t *decision_at,
@@ -129,25 +180,45 @@ int mutate_flip_choose(const sched_trace *t, const uint32_t *decision_at,
 	for (unsigned k = 0; k < FLIP_TRIES && n_cand < FLIP_CANDIDATES; k++) {
 		size_t i = (size_t)search_rng_below(rng, t->n);
 		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < FLIP_CANDIDATES; e++) {
-			mutate_flip *f = &cand[n_cand];
-			if (!race_at(t, decision_at, decision_to, n, (i + e) % t->n, f))
+			if (!race_at(t, decision_at, decision_to, n, (i + e) % t->n, &cand[n_cand]))
 				continue;
-			uint32_t rf, value;
-			fresh[n_cand] = seen &&
-					reversed_read(t, f->first_event, f->second_event, &rf, &value) &&
-					(!seen(ctx, rf) || !seen(ctx, value));
-			n_new += fresh[n_cand];
-			n_cand++;
+			fresh[n_cand] = (uint8_t)fresh_race(t, &cand[n_cand], seen, ctx);
+			n_new += fresh[n_cand++];
 		}
 	}
 	if (n_cand == 0)
 		return 0;
-	unsigned pick = (unsigned)search_rng_below(rng, n_new ? n_new : n_cand);
-	for (unsigned c = 0; c < n_cand; c++)
-		if ((!n_new || fresh[c]) && pick-- == 0) {
-			*out = cand[c];
-			break;
+	pick(t, cand, fresh, n_cand, n_new, rng, out);
+	return 1;
+}
+
+int mutate_flip_choose_far(const sched_trace *t, const uint32_t *decision_at,
+			   const uint8_t *decision_to, uint64_t n, search_rng *rng,
+			   mutate_flip_seen seen, void *ctx, mutate_flip *out)
+{
+	mutate_flip cand[FLIP_FAR_CANDIDATES];
+	unsigned n_cand = 0, n_new = 0;
+	uint8_t fresh[FLIP_FAR_CANDIDATES];
+	if (t->n < 2 || n == 0)
+		return 0;
+	if (n > MUTATE_MAX_DECISIONS)
+		n = MUTATE_MAX_DECISIONS;
+	for (unsigned k = 0; k < FLIP_TRIES && n_cand < FLIP_FAR_CANDIDATES; k++) {
+		size_t i = (size_t)search_rng_below(rng, t->n);
+		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < FLIP_FAR_CANDIDATES; e++) {
+			size_t at = (i + e) % t->n;
+			long j;
+			for (unsigned c = 0; (j = conflict(t, at, c)) >= 0 && n_cand < FLIP_FAR_CANDIDATES;
+			     c++) {
+				if (!race_of(t, decision_at, decision_to, n, at, j, &cand[n_cand]))
+					break;
+				fresh[n_cand] = (uint8_t)fresh_race(t, &cand[n_cand], seen, ctx);
+				n_new += fresh[n_cand++];
+			}
 		}
-	out->accesses = accesses_through(t, out->second, out->second_event);
+	}
+	if (n_cand == 0)
+		return 0;
+	pick(t, cand, fresh, n_cand, n_new, rng, out);
 	return 1;
 }

@@ -10,7 +10,8 @@
  * means: replay the run up to the decision just before e1 (the recorder's
  * decision log, schedule_record.h, says which one), hand the baton to B
  * there, let B run first until it has made e2 (its access count in the run,
- * search_pos_lead), then let POS (strategy_pos.c) finish the execution.  The
+ * search_pos_lead), then let POS (strategy_pos.c) finish the execution (or
+ * keep the run's order after it: keep_order.h, half the reversals).  The
  * sampled run is written back as an explicit plan like every other sample, so
  * it replays anywhere and the minimizers reduce it.
  *
@@ -57,5 +58,16 @@ typedef int (*mutate_flip_seen)(void *ctx, uint32_t rf_id);
 int mutate_flip_choose(const sched_trace *t, const uint32_t *decision_at,
 		       const uint8_t *decision_to, uint64_t n, search_rng *rng,
 		       mutate_flip_seen seen, void *ctx, mutate_flip *out);
+
+/*
+ * As mutate_flip_choose, but a pair need not be adjacent: e2 is any later
+ * access to e1's object by another thread, a write among the two, within
+ * the window (up to 128 pairs collected).  For keep_order.h, whose reversal
+ * makes A's accesses from e1 to e2 wait until after e2: e1 can then read
+ * from any later write, or stop reading from its writer for any later read.
+ */
+int mutate_flip_choose_far(const sched_trace *t, const uint32_t *decision_at,
+			   const uint8_t *decision_to, uint64_t n, search_rng *rng,
+			   mutate_flip_seen seen, void *ctx, mutate_flip *out);
 
 #endif /* WEFT_MUTATE_FLIP_H */

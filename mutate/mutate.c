@@ -23,8 +23,10 @@
  * prefix (0..63 decisions) of the input's own plan; insert, move or drop one
  * preemption at a step the input's execution had (one run that follows the
  * plan measures each call's steps); one operation or argument changed, then a
- * schedule; one race of the input's run reversed, then POS (flip.h; the run
- * is the last mutant's when libFuzzer mutates that again, else measured);
+ * schedule; one race of the input's run reversed, then POS (flip.h), or
+ * half the time one or two pairs reversed and the rest of the run's order kept
+ * (keep_order.h; the run is the last mutant's when libFuzzer mutates that
+ * again, else measured);
  * threads of two inputs spliced, then a schedule (crossover only).
  * The first 64 mutations, and any of an input that decodes to the simplest
  * scenario, draw a fresh scenario (allowed_arms below).
@@ -53,6 +55,7 @@
 #include "bandit.h"
 #include "closeness.h"
 #include "flip.h"
+#include "keep_order.h"
 #include "schedule_record.h"
 #include "../search/strategy_baselines.h"
 
@@ -61,6 +64,17 @@
 #define MUTATE_SCRATCH 16384           /* bytes of a normalized scenario */
 #define MUTATE_ENGINE_PERCENT 1
 #define MUTATE_WARMUP 64               /* first mutations: fresh scenarios only */
+/*
+ * Race reversals that keep the input's order after the reversed race
+ * (keep_order.h), percent, and the most races reversed with the first.
+ * Measured on the hard benchmark (issue 33, 20 seeds, fuzz column, one build,
+ * ARCHITECTURE.md): geometric mean of medians 5,778 with none kept, 4,777 at
+ * 25% (1 more race), 4,249 at 50% (none more), 4,205 at 50% (up to 1 more),
+ * 5,526 at 100%: POS's tail finds what a kept order does not (the ordering
+ * chains got worse, the races and the stale reads better).
+ */
+#define MUTATE_KEEP_PERCENT 50
+#define MUTATE_KEEP_EXTRA 1
 
 struct weft_mutator {
 	weft_runner *runner;
@@ -82,6 +96,7 @@ struct weft_mutator {
 	weft_mutator_stats stats;
 	mutate_bandit bandit;
 	mutate_closeness close;
+	mutate_order order;
 	weft_feature features[1024];
 	/* the judged run of the last mutant, until the fuzzer runs it (take) */
 	int pending;
@@ -407,18 +422,60 @@ static int seen_rf(void *bandit, uint32_t id)
  * prefix is that run), else one run following the input's plan measures it.
  * Without a race to reverse: POS on the input's scenario.
  */
+/*
+ * The reversal's second ending (keep_order.h): the input's order of accesses
+ * kept but for f and up to MUTATE_KEEP_EXTRA more pairs of the same run (each
+ * reversed in the order already changed; one that no longer holds is
+ * skipped); the replayed prefix ends before the earliest.  0 when the
+ * sequence cannot reverse f.
+ */
+static int keep_order(weft_mutator *m, const sched_trace *t, const mutate_flip *f)
+{
+	mutate_order_from_trace(&m->order, t);
+	if (!mutate_order_reverse(&m->order, t, f))
+		return 0;
+	uint64_t follow = f->follow;
+	unsigned extra = (unsigned)search_rng_below(&m->rng, MUTATE_KEEP_EXTRA + 1);
+	for (unsigned k = 0; k < extra; k++) {
+		mutate_flip g;
+		if (mutate_flip_choose_far(t, m->rec.decision_at, m->rec.decision_to,
+					   m->rec.decisions, &m->rng, seen_rf, &m->bandit, &g) &&
+		    mutate_order_reverse(&m->order, t, &g) && g.follow < follow)
+			follow = g.follow;
+	}
+	sched_strategy st = mutate_order_strategy(&m->order, t, &m->pos, m->s.data, m->s.n_data,
+						  &m->rec.n_data);
+	record(m, &st, follow);
+	return 1;
+}
+
+/*
+ * Reverse one race of the input's run (flip.h), then POS, or keep the rest of
+ * the run's order (keep_order.h).  The run is the last mutant's when is_basis
+ * (its data choices restored, so the replayed prefix is that run), else one
+ * run following the input's plan measures it.  Without a race to reverse:
+ * POS on the input's scenario.
+ */
 static void reverse_race(weft_mutator *m, const uint8_t *data, size_t size)
 {
 	input_run(m, data, size);
+	const sched_trace *t = runner_trace(m->runner);
 	mutate_flip f;
 	search_pos_reseed(&m->pos, search_rng_next(&m->rng));
 	search_pos_start(&m->pos);
 	uint64_t follow = 0;
-	if (mutate_flip_choose(runner_trace(m->runner), m->rec.decision_at, m->rec.decision_to,
-			       m->rec.decisions, &m->rng, seen_rf, &m->bandit, &f)) {
+	if (search_rng_below(&m->rng, 100) < MUTATE_KEEP_PERCENT &&
+	    mutate_flip_choose_far(t, m->rec.decision_at, m->rec.decision_to, m->rec.decisions,
+				   &m->rng, seen_rf, &m->bandit, &f)) {
+		m->stats.flipped++;
+		if (keep_order(m, t, &f))
+			return;
+	}
+	if (mutate_flip_choose(t, m->rec.decision_at, m->rec.decision_to, m->rec.decisions,
+			       &m->rng, seen_rf, &m->bandit, &f)) {
+		m->stats.flipped++;
 		search_pos_lead(&m->pos, f.second, f.accesses);
 		follow = f.follow;
-		m->stats.flipped++;
 	}
 	sched_strategy st = search_pos_strategy(&m->pos);
 	record(m, &st, follow);

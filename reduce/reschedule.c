@@ -101,7 +101,7 @@ static int merged_threads(reduce_rescheduler *x, const input_scenario *best, uns
 		for (unsigned b = 0; b < best->n_threads; b++) {
 			for (int after = 0; after <= 1 && a != b; after++) {
 				reduce_merge_lists(&x->lists, best, a, b, after);
-				reduce_rebuild(&x->variant, best, &x->lists);
+				reduce_rebuild(&x->variant, best, &x->lists, x->bounds);
 				if (schedules(x, preemptions))
 					return 1;
 			}
@@ -124,7 +124,7 @@ static int swapped_threads(reduce_rescheduler *x, const input_scenario *best, un
 	for (unsigned a = 0; a < best->n_threads; a++) {
 		for (unsigned b = a + 1; b < best->n_threads; b++) {
 			reduce_swap_lists(&x->lists, best, a, b);
-			reduce_rebuild(&x->variant, best, &x->lists);
+			reduce_rebuild(&x->variant, best, &x->lists, x->bounds);
 			if (schedules(x, preemptions))
 				return 1;
 		}
@@ -155,7 +155,7 @@ static int moved_calls(reduce_rescheduler *x, const input_scenario *best, unsign
 			for (unsigned i = 0; i <= n_to; i++) {
 				if (!move_lists(&x->lists, best, c, to, i))
 					continue;
-				reduce_rebuild(&x->variant, best, &x->lists);
+				reduce_rebuild(&x->variant, best, &x->lists, x->bounds);
 				if (schedules(x, preemptions))
 					return 1;
 			}

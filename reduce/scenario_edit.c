@@ -45,8 +45,24 @@ void reduce_remove_thread(input_scenario *s, unsigned thread)
 			s->calls[c].thread--;
 }
 
+/*
+ * A plan's thread `to`, renumbered.  It names a thread modulo the slots
+ * (input/schedule_bytes.c): a data structure's threads, or a program's 128
+ * (INPUT_MAX_THREADS), of which only the first n_threads are listed; a
+ * thread not listed keeps its number (renumbering it modulo the listed
+ * threads made a thread edit of a large program switch to another thread).
+ */
+static uint8_t renumbered(const input_scenario *in, const reduce_lists *l, uint8_t to,
+			  const input_bounds *b)
+{
+	unsigned slots = b->program ? b->max_threads : in->n_threads;
+	unsigned t = slots ? to % slots : 0;
+	return (uint8_t)(t < in->n_threads ? l->renumber[t] : t);
+}
+
 /* Rebuild `out` from `in` with the thread lists `l`, keeping each call's plan. */
-void reduce_rebuild(input_scenario *out, const input_scenario *in, const reduce_lists *l)
+void reduce_rebuild(input_scenario *out, const input_scenario *in, const reduce_lists *l,
+		    const input_bounds *b)
 {
 	out->n_threads = l->n_threads;
 	out->n_calls = 0;
@@ -60,8 +76,7 @@ void reduce_rebuild(input_scenario *out, const input_scenario *in, const reduce_
 			out->first_plan[c] = out->n_plan;
 			for (unsigned p = in->first_plan[old]; p < in->first_plan[old + 1]; p++) {
 				out->plan[out->n_plan] = in->plan[p];
-				out->plan[out->n_plan++].to =
-					(uint8_t)l->renumber[in->plan[p].to % in->n_threads];
+				out->plan[out->n_plan++].to = renumbered(in, l, in->plan[p].to, b);
 			}
 		}
 	}

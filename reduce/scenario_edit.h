@@ -19,8 +19,10 @@ typedef struct reduce_lists {
 void reduce_remove_plan(input_scenario *s, unsigned p);
 void reduce_remove_call(input_scenario *s, unsigned call);
 void reduce_remove_thread(input_scenario *s, unsigned thread);
-/* Rebuild `out` from `in` with the thread lists `l`, keeping each call's plan. */
-void reduce_rebuild(input_scenario *out, const input_scenario *in, const reduce_lists *l);
+/* Rebuild `out` from `in` with the thread lists `l`, keeping each call's plan
+ * (a plan's `to` names a thread modulo the slots of `b`). */
+void reduce_rebuild(input_scenario *out, const input_scenario *in, const reduce_lists *l,
+		    const input_bounds *b);
 /* The lists of `s` as they are (renumbering the identity). */
 void reduce_lists_of(reduce_lists *l, const input_scenario *s);
 /* Lists with thread a's calls put before (after = 0) or after b's, a dropped. */

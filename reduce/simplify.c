@@ -257,7 +257,7 @@ static int try_swap_threads(simplifier *z)
 	for (unsigned a = 0; a < z->best.n_threads; a++) {
 		for (unsigned b = a + 1; b < z->best.n_threads; b++) {
 			reduce_swap_lists(l, &z->best, a, b);
-			reduce_rebuild(&z->cand, &z->best, l);
+			reduce_rebuild(&z->cand, &z->best, l, &z->bounds);
 			if (try_restructured(z))
 				return 1;
 		}
@@ -282,7 +282,7 @@ static int try_move_calls(simplifier *z)
 					memmove(&l->call[to][1], &l->call[to][0], l->n[to] * sizeof l->call[0][0]);
 				l->call[to][at_end ? l->n[to] : 0] = c;
 				l->n[to]++;
-				reduce_rebuild(&z->cand, &z->best, l);
+				reduce_rebuild(&z->cand, &z->best, l, &z->bounds);
 				if (try_restructured(z))
 					return 1;
 			}
@@ -308,7 +308,7 @@ static int try_merge_threads(simplifier *z)
 		for (unsigned b = 0; b < z->best.n_threads; b++) {
 			for (int after = 0; after <= 1 && a != b; after++) {
 				reduce_merge_lists(l, &z->best, a, b, after);
-				reduce_rebuild(&z->cand, &z->best, l);
+				reduce_rebuild(&z->cand, &z->best, l, &z->bounds);
 				if (try_restructured(z))
 					return 1;
 			}
