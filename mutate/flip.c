@@ -118,22 +118,28 @@ static int race_at(const sched_trace *t, const uint32_t *decision_at, const uint
 }
 
 /*
- * The k-th later access (k >= 0) that conflicts with access i: same object,
- * another thread, a write among the two, within the window; -1 past them.
+ * Every later access that conflicts with access i (same object, another
+ * thread, a write among the two, within the window), appended to cand as a
+ * race of i (one pass: the far choice looks at up to 128 pairs per call).
  */
-static long conflict(const sched_trace *t, size_t i, unsigned k)
+static void conflicts(const sched_trace *t, const uint32_t *decision_at,
+		      const uint8_t *decision_to, uint64_t n, size_t i, mutate_flip *cand,
+		      unsigned *n_cand, unsigned cap)
 {
 	const sched_event *a = &t->events[i];
-	if (!on_object(a))
-		return -1;
+	mutate_flip race;
+	if (!on_object(a) || *n_cand >= cap || !race_of(t, decision_at, decision_to, n, i, (long)i, &race))
+		return;
 	size_t end = t->n - i - 1 > FLIP_WINDOW ? i + 1 + FLIP_WINDOW : t->n;
-	for (size_t j = i + 1; j < end; j++) {
+	for (size_t j = i + 1; j < end && *n_cand < cap; j++) {
 		const sched_event *b = &t->events[j];
 		if (on_object(b) && b->addr == a->addr && b->thread != a->thread &&
-		    (runner_access_writes(a) || runner_access_writes(b)) && k-- == 0)
-			return (long)j;
+		    (runner_access_writes(a) || runner_access_writes(b))) {
+			race.second = b->thread;
+			race.second_event = (uint32_t)j;
+			cand[(*n_cand)++] = race;
+		}
 	}
-	return -1;
 }
 
 /* B's accesses from the start up to and including e2. */
@@ -206,14 +212,12 @@ int mutate_flip_choose_far(const sched_trace *t, const uint32_t *decision_at,
 	for (unsigned k = 0; k < FLIP_TRIES && n_cand < FLIP_FAR_CANDIDATES; k++) {
 		size_t i = (size_t)search_rng_below(rng, t->n);
 		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < FLIP_FAR_CANDIDATES; e++) {
-			size_t at = (i + e) % t->n;
-			long j;
-			for (unsigned c = 0; (j = conflict(t, at, c)) >= 0 && n_cand < FLIP_FAR_CANDIDATES;
-			     c++) {
-				if (!race_of(t, decision_at, decision_to, n, at, j, &cand[n_cand]))
-					break;
-				fresh[n_cand] = (uint8_t)fresh_race(t, &cand[n_cand], seen, ctx);
-				n_new += fresh[n_cand++];
+			unsigned from = n_cand;
+			conflicts(t, decision_at, decision_to, n, (i + e) % t->n, cand, &n_cand,
+				  FLIP_FAR_CANDIDATES);
+			for (unsigned c = from; c < n_cand; c++) {
+				fresh[c] = (uint8_t)fresh_race(t, &cand[c], seen, ctx);
+				n_new += fresh[c];
 			}
 		}
 	}

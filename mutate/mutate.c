@@ -417,12 +417,6 @@ static int seen_rf(void *bandit, uint32_t id)
 }
 
 /*
- * Reverse one race of the input's run (flip.h), then POS.  The run is the
- * last mutant's when is_basis (its data choices restored, so the replayed
- * prefix is that run), else one run following the input's plan measures it.
- * Without a race to reverse: POS on the input's scenario.
- */
-/*
  * The reversal's second ending (keep_order.h): the input's order of accesses
  * kept but for f and up to MUTATE_KEEP_EXTRA more pairs of the same run (each
  * reversed in the order already changed; one that no longer holds is
