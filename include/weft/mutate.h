@@ -9,8 +9,8 @@
  * run the scenario under a seeded random walk or PCT inside the call and write
  * the switches that run made back as preemptions (so the fuzzer's search
  * contains the random schedulers'); others edit the plan at steps the input's
- * execution really had, change an operation or an argument, draw a fresh
- * scenario, or splice threads of two inputs; a fraction is left to the
+ * execution really had, change an operation or an argument, reverse races of
+ * the input's run, draw a fresh scenario, or splice threads of two inputs; a fraction is left to the
  * engine's own byte mutation.  Design and mutation weights: mutate/mutate.c.
  *
  * Who may call: the controlling thread, between executions of `runner` (a
