@@ -290,7 +290,7 @@ WEFT_API const char *weft_verdict_name(weft_verdict v);
  *   READS_FROM  each read of a value another thread wrote: (write site, read site)
  *   OUTCOME     one per execution: a hash of every operation's result
  *   VALUES      each read of a value another thread wrote: (read site, the value,
- *               exact below 16, else its bit length): how far a shared counter,
+ *               exact below 128, else its bit length): how far a shared counter,
  *               stage or flag got, the "closer to failure" signal of ordering bugs
  */
 typedef enum weft_feedback_kind {
