@@ -172,49 +172,27 @@ static void pick(const sched_trace *t, const mutate_flip *cand, const uint8_t *f
 	out->accesses = accesses_through(t, out->second, out->second_event);
 }
 
-int mutate_flip_choose(const sched_trace *t, const uint32_t *decision_at,
-		       const uint8_t *decision_to, uint64_t n, search_rng *rng,
-		       mutate_flip_seen seen, void *ctx, mutate_flip *out)
+/* Collect races from random starting points (adjacent or far), then pick one. */
+static int choose(const sched_trace *t, const uint32_t *decision_at, const uint8_t *decision_to,
+		  uint64_t n, search_rng *rng, mutate_flip_seen seen, void *ctx, int far,
+		  mutate_flip *out)
 {
-	mutate_flip cand[FLIP_CANDIDATES];
-	unsigned n_cand = 0, n_new = 0;
-	uint8_t fresh[FLIP_CANDIDATES];
+	mutate_flip cand[FLIP_FAR_CANDIDATES];
+	uint8_t fresh[FLIP_FAR_CANDIDATES];
+	unsigned n_cand = 0, n_new = 0, cap = far ? FLIP_FAR_CANDIDATES : FLIP_CANDIDATES;
 	if (t->n < 2 || n == 0)
 		return 0;
 	if (n > MUTATE_MAX_DECISIONS)
 		n = MUTATE_MAX_DECISIONS;   /* the log's length; later decisions are not flipped */
-	for (unsigned k = 0; k < FLIP_TRIES && n_cand < FLIP_CANDIDATES; k++) {
+	for (unsigned k = 0; k < FLIP_TRIES && n_cand < cap; k++) {
 		size_t i = (size_t)search_rng_below(rng, t->n);
-		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < FLIP_CANDIDATES; e++) {
-			if (!race_at(t, decision_at, decision_to, n, (i + e) % t->n, &cand[n_cand]))
-				continue;
-			fresh[n_cand] = (uint8_t)fresh_race(t, &cand[n_cand], seen, ctx);
-			n_new += fresh[n_cand++];
-		}
-	}
-	if (n_cand == 0)
-		return 0;
-	pick(t, cand, fresh, n_cand, n_new, rng, out);
-	return 1;
-}
-
-int mutate_flip_choose_far(const sched_trace *t, const uint32_t *decision_at,
-			   const uint8_t *decision_to, uint64_t n, search_rng *rng,
-			   mutate_flip_seen seen, void *ctx, mutate_flip *out)
-{
-	mutate_flip cand[FLIP_FAR_CANDIDATES];
-	unsigned n_cand = 0, n_new = 0;
-	uint8_t fresh[FLIP_FAR_CANDIDATES];
-	if (t->n < 2 || n == 0)
-		return 0;
-	if (n > MUTATE_MAX_DECISIONS)
-		n = MUTATE_MAX_DECISIONS;
-	for (unsigned k = 0; k < FLIP_TRIES && n_cand < FLIP_FAR_CANDIDATES; k++) {
-		size_t i = (size_t)search_rng_below(rng, t->n);
-		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < FLIP_FAR_CANDIDATES; e++) {
+		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < cap; e++) {
 			unsigned from = n_cand;
-			conflicts(t, decision_at, decision_to, n, (i + e) % t->n, cand, &n_cand,
-				  FLIP_FAR_CANDIDATES);
+			size_t at = (i + e) % t->n;
+			if (far)
+				conflicts(t, decision_at, decision_to, n, at, cand, &n_cand, cap);
+			else
+				n_cand += (unsigned)race_at(t, decision_at, decision_to, n, at, &cand[n_cand]);
 			for (unsigned c = from; c < n_cand; c++) {
 				fresh[c] = (uint8_t)fresh_race(t, &cand[c], seen, ctx);
 				n_new += fresh[c];
@@ -225,4 +203,18 @@ int mutate_flip_choose_far(const sched_trace *t, const uint32_t *decision_at,
 		return 0;
 	pick(t, cand, fresh, n_cand, n_new, rng, out);
 	return 1;
+}
+
+int mutate_flip_choose(const sched_trace *t, const uint32_t *decision_at,
+		       const uint8_t *decision_to, uint64_t n, search_rng *rng,
+		       mutate_flip_seen seen, void *ctx, mutate_flip *out)
+{
+	return choose(t, decision_at, decision_to, n, rng, seen, ctx, 0, out);
+}
+
+int mutate_flip_choose_far(const sched_trace *t, const uint32_t *decision_at,
+			   const uint8_t *decision_to, uint64_t n, search_rng *rng,
+			   mutate_flip_seen seen, void *ctx, mutate_flip *out)
+{
+	return choose(t, decision_at, decision_to, n, rng, seen, ctx, 1, out);
 }
