@@ -151,9 +151,10 @@ static void print_mutator_stats(void)
 		"the mutator, %" PRIu64 " schedules sampled, %" PRIu64 " switches lost, %" PRIu64
 		" verified, %" PRIu64 " mismatches, %" PRIu64 " left to the engine, %" PRIu64
 		" samples taken as the judged run, %" PRIu64 " races reversed, %" PRIu64 " inputs "
-		"run again to measure them, %" PRIu64 " mutants run twice\n", s.mutations, own,
+		"run again to measure them, %" PRIu64 " mutants run twice, %" PRIu64 " mutations "
+		"from the frontier (it moved %" PRIu64 " times)\n", s.mutations, own,
 		s.sampled, s.lost, s.verified, s.mismatches, s.engine, s.reused, s.flipped,
-		s.measured, s.twice);
+		s.measured, s.twice, s.focused, s.frontiers);
 	fputs("==weft== mutator shares (permille; uniform pos walk pct fresh, uniform pos same, "
 	      "prefix, edit-plan, edit-call, flip, splice):", stderr);
 	for (unsigned a = 0; a < WEFT_MUTATOR_ARMS; a++)

@@ -84,13 +84,16 @@ void mutate_bandit_credit(mutate_bandit *b, int novel)
 	b->last = -1;
 }
 
-int mutate_bandit_novel(mutate_bandit *b, const weft_feature *f, size_t n)
+int mutate_bandit_novel(mutate_bandit *b, const weft_feature *f, size_t n, unsigned *new_kinds)
 {
 	unsigned novel = 0;
+	*new_kinds = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (f[i].count == 0)
 			continue;
 		uint8_t *slot = &b->seen[f[i].id % MUTATE_SEEN_SLOTS], bit = bucket(f[i].count);
+		if (*slot == 0)
+			*new_kinds |= (unsigned)f[i].kind;
 		novel += !(*slot & bit);
 		*slot |= bit;
 	}

@@ -70,8 +70,12 @@ void mutate_bandit_init(mutate_bandit *b);
 mutate_arm mutate_bandit_pick(mutate_bandit *b, search_rng *rng, unsigned allowed);
 /* The last mutant was new to the engine (novel) or not: credit its arm; once. */
 void mutate_bandit_credit(mutate_bandit *b, int novel);
-/* Whether any of a run's features is new (count bucket included); marks them seen. */
-int mutate_bandit_novel(mutate_bandit *b, const weft_feature *f, size_t n);
+/*
+ * Whether any of a run's features is new (count bucket included); marks them
+ * seen.  *new_kinds: the kinds (weft_feedback_kind) of the features never
+ * seen at any count before (focus.h moves on a new value).
+ */
+int mutate_bandit_novel(mutate_bandit *b, const weft_feature *f, size_t n, unsigned *new_kinds);
 /* Whether a feature id was ever seen in a mutant's run (any count). */
 int mutate_bandit_seen(const mutate_bandit *b, uint32_t id);
 /* The current share of each arm, in permille (for the exit statistics). */

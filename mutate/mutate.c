@@ -29,7 +29,9 @@
  * again, else measured);
  * threads of two inputs spliced, then a schedule (crossover only).
  * The first 64 mutations, and any of an input that decodes to the simplest
- * scenario, draw a fresh scenario (allowed_arms below).
+ * scenario, draw a fresh scenario (allowed_arms below).  A quarter of the
+ * calls mutate the frontier instead of the engine's input: the last mutant
+ * whose run read a value no run had read before (focus.h).
  *
  * One execution per mutant: a sampled schedule runs judged (verdict,
  * features) but uncounted (runner_run_speculative); when the fuzzer then runs
@@ -55,6 +57,7 @@
 #include "bandit.h"
 #include "closeness.h"
 #include "flip.h"
+#include "focus.h"
 #include "keep_order.h"
 #include "schedule_record.h"
 #include "../search/strategy_baselines.h"
@@ -97,6 +100,7 @@ struct weft_mutator {
 	mutate_bandit bandit;
 	mutate_closeness close;
 	mutate_order order;
+	mutate_focus focus;
 	weft_feature features[1024];
 	/* the judged run of the last mutant, until the fuzzer runs it (take) */
 	int pending;
@@ -504,6 +508,7 @@ static int write_out(weft_mutator *m, int sampled, uint8_t *out, size_t cap, siz
 		return 0;
 	int exact = sampled;   /* the sample's data choices are m->s.data: written above */
 	*size = n;
+	mutate_focus_written(&m->focus, out, n);
 	if (exact && m->verify) {
 		m->stats.runs++;
 		m->stats.verified++;
@@ -624,6 +629,11 @@ size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size,
 	unsigned roll = (unsigned)search_rng_below(&m->rng, 100);
 	if (max_size < size || roll < MUTATE_ENGINE_PERCENT)
 		return to_engine(m, data, size, max_size, engine);
+	if (mutate_focus_instead(&m->focus, &m->rng, max_size)) {   /* the frontier, in place */
+		memcpy(data, m->focus.bytes, m->focus.size);
+		size = m->focus.size;
+		m->stats.focused++;
+	}
 	decode(m, &m->s, data, size);
 	unsigned allowed = allowed_arms(m, &m->s) & ~(1u << MUTATE_SPLICE);
 	mutate_arm arm = pick_arm(m, allowed);
@@ -664,14 +674,19 @@ void weft_mutator_reward(weft_mutator *m, int novel)
  * (closeness.h), not when it had any new feature: nearly every run has one of
  * those (bench/search_quick.sh, issue 33), which left the shares at the
  * priors.  The features still mark the reads-from pairs seen, which the race
- * reversal aims at (flip.h).  Feedback off: nothing learned, the priors stay.
+ * reversal aims at (flip.h), and a value read for the first time makes the
+ * mutant the frontier (focus.h).  Feedback off: nothing learned, the priors
+ * stay, no frontier.
  */
 void weft_mutator_observe(weft_mutator *m)
 {
 	size_t n = weft_runner_features(m->runner, m->features, 1024);
 	if (m->bandit.last < 0 || n == 0)
 		return;
-	mutate_bandit_novel(&m->bandit, m->features, n < 1024 ? n : 1024);
+	unsigned new_kinds;
+	mutate_bandit_novel(&m->bandit, m->features, n < 1024 ? n : 1024, &new_kinds);
+	if (new_kinds & WEFT_FEEDBACK_VALUES)
+		m->stats.frontiers += (uint64_t)mutate_focus_promote(&m->focus);
 	mutate_bandit_credit(&m->bandit,
 			     mutate_closeness_observe(&m->close, runner_trace(m->runner)) > 0);
 }
@@ -718,6 +733,11 @@ size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_
 		      size_t nb, uint8_t *out, size_t max_out, unsigned seed)
 {
 	begin(m, seed, 8);
+	if (mutate_focus_instead(&m->focus, &m->rng, max_out)) {   /* the frontier as `a` */
+		a = m->focus.bytes;
+		na = m->focus.size;
+		m->stats.focused++;
+	}
 	decode(m, &m->s, a, na);
 	mutate_arm arm = pick_arm(m, allowed_arms(m, &m->s));
 	int sampled;

@@ -53,6 +53,10 @@ typedef struct weft_mutator_stats {
 				  of an input whose run the runner no longer holds) */
 	uint64_t twice;        /* mutants whose sample ran, then the fuzzer ran their bytes
 				  again: not taken, though they passed (should stay 0) */
+	uint64_t focused;      /* mutations that started from the frontier instead of the
+				  engine's input (mutate/focus.h: the last mutant that read a
+				  new value) */
+	uint64_t frontiers;    /* times the frontier moved */
 	/* the adaptive choice's current share per mutation, permille, in this order:
 	 * uniform, POS, random walk, PCT on a fresh scenario; uniform, POS on the
 	 * input's scenario; a prefix of its plan then a walk; a preemption edited;
