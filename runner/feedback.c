@@ -22,6 +22,7 @@ enum {
 	TAG_OP_SITE = 0x7a00,         /* + 0 begin, 1 end */
 	TAG_THREAD = 0x7b00,
 	TAG_VALUE = 0x7c00,
+	TAG_TIMEOUTS = 0x7d00,
 };
 
 typedef struct fb_feature_slot {
@@ -92,6 +93,11 @@ static uint64_t value_bucket(uint64_t v)
 uint32_t runner_feedback_value_id(uint32_t read_site, uint64_t value)
 {
 	return hash3(TAG_VALUE, read_site, value_bucket(value));
+}
+
+uint32_t runner_feedback_timeouts_id(uint32_t wait_site, uint32_t in_a_row)
+{
+	return hash3(TAG_TIMEOUTS, wait_site, value_bucket(in_a_row));
 }
 
 uint32_t runner_feedback_op_site(unsigned op, int end)
@@ -229,11 +235,43 @@ static fb_object_slot *object_of(runner_feedback *fb, const void *addr, int inse
 	}
 }
 
+/* A timed wait (condition wait, sem_timedwait) that ended by its time-out. */
+static int timed_out(const sched_event *e)
+{
+	return (e->kind == WEFT_ACCESS_WAIT && e->value == 1) ||
+	       (e->kind == WEFT_ACCESS_SEM_WAIT && e->value == 2);
+}
+
+/*
+ * Time-outs in a row: a thread's k-th time-out in a row at one wait site is
+ * a value k read there (VALUES, exact below 128 like any value), so an
+ * input that makes a retry loop wait once more is new, and the mutator's
+ * frontier (mutate/focus.h) climbs towards "gives up after N time-outs"
+ * bugs, which otherwise need N agreeing data choices at once.  A wait at the
+ * site that did not time out ends the run.
+ */
+static void note_timeout(runner_feedback *fb, const sched_event *e, uint32_t *site, uint32_t *run)
+{
+	unsigned t = thread_slot(e->thread);
+	if (!timed_out(e)) {
+		if (site[t] == e->site_id)
+			run[t] = 0;
+		return;
+	}
+	run[t] = site[t] == e->site_id ? run[t] + 1 : 1;
+	site[t] = e->site_id;
+	add_feature(fb, WEFT_FEEDBACK_VALUES, runner_feedback_timeouts_id(e->site_id, run[t]));
+}
+
 static void compute_reads_from(runner_feedback *fb, unsigned kinds,
 			       const runner_feedback_input *in)
 {
+	uint32_t wait_site[FB_THREADS] = { 0 }, wait_run[FB_THREADS] = { 0 };
 	for (size_t i = 0; i < in->n_events; i++) {
 		const sched_event *e = &in->events[i];
+		if ((kinds & WEFT_FEEDBACK_VALUES) &&
+		    (e->kind == WEFT_ACCESS_WAIT || e->kind == WEFT_ACCESS_SEM_WAIT))
+			note_timeout(fb, e, wait_site, wait_run);
 		if (!is_access(e) || !e->addr)   /* yield, spawn, join: no object */
 			continue;
 		int writes = runner_access_writes(e);

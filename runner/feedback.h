@@ -3,7 +3,7 @@
  * small set of stable feature ids for the fuzzer (issue 7).
  *
  * Code coverage cannot tell two interleavings of the same operations apart:
- * the same lines run.  These features can.  Three kinds, each switchable:
+ * the same lines run.  These features can.  Four kinds, each switchable:
  *
  *   PAIRS       one per switch between threads (SCHED_EV_PREEMPT, and
  *               SCHED_EV_SWITCH when a thread finished, blocked or was
@@ -33,6 +33,14 @@
  *               position in its thread, op, arguments, result) - pending and
  *               blocked are results of their own - and the final operation's:
  *               what happened, not when.
+ *   VALUES      one per read of a value another thread wrote (the reads-from
+ *               pass): (read site, the value, exact below 128, else its bit
+ *               length), so an input that takes a stage or a count one step
+ *               further is new; and one per time-out of a timed wait (a
+ *               condition wait or sem_timedwait that timed out): (wait site,
+ *               the thread's time-outs in a row there), so an input that makes
+ *               a retry loop wait once more is new.  The mutator's frontier
+ *               moves on a new one (mutate/focus.h).
  *
  * Sites are the trace's stable site ids (basename, line, access kind);
  * operation begins and ends are named by the operation kind.  A feature id is
@@ -121,6 +129,8 @@ size_t runner_feedback_dropped(const runner_feedback *fb);
 uint32_t runner_feedback_pair_id(unsigned how, uint32_t from_site, uint32_t to_site);
 uint32_t runner_feedback_rf_id(uint32_t write_site, uint32_t read_site);
 uint32_t runner_feedback_value_id(uint32_t read_site, uint64_t value);
+/* A VALUES feature too: a thread's in_a_row-th time-out in a row at a timed wait site. */
+uint32_t runner_feedback_timeouts_id(uint32_t wait_site, uint32_t in_a_row);
 /* The stable name of operation kind `op`'s begin (end = 0) or end (end = 1). */
 uint32_t runner_feedback_op_site(unsigned op, int end);
 

@@ -588,9 +588,53 @@ static void check_values(void)
 	runner_feedback_free(fb);
 }
 
+/*
+ * Time-outs in a row (VALUES): a thread's k-th time-out in a row at one wait
+ * site is the feature (site, k); a wait there that did not time out ends the
+ * run; another site or another thread counts apart.
+ */
+static void check_timeouts(void)
+{
+	int sem, cond;
+	enum { SEM_SITE = 40, COND_SITE = 50 };
+	const sched_event ev[] = {
+		{ .kind = WEFT_ACCESS_SEM_WAIT, .thread = 1, .site_id = SEM_SITE, .addr = &sem, .value = 2 },
+		{ .kind = WEFT_ACCESS_SEM_WAIT, .thread = 1, .site_id = SEM_SITE, .addr = &sem, .value = 2 },
+		{ .kind = WEFT_ACCESS_WAIT, .thread = 2, .site_id = COND_SITE, .addr = &cond, .value = 1 },
+		{ .kind = WEFT_ACCESS_SEM_WAIT, .thread = 1, .site_id = SEM_SITE, .addr = &sem, .value = 2 },
+		{ .kind = WEFT_ACCESS_SEM_WAIT, .thread = 1, .site_id = SEM_SITE, .addr = &sem, .value = 1 },
+		{ .kind = WEFT_ACCESS_SEM_WAIT, .thread = 1, .site_id = SEM_SITE, .addr = &sem, .value = 2 },
+		{ .kind = WEFT_ACCESS_WAIT, .thread = 2, .site_id = COND_SITE, .addr = &cond, .value = 0 },
+	};
+	static weft_feature f[16];
+	runner_feedback *fb = runner_feedback_new();
+	REQUIRE(fb, "runner_feedback_new");
+	runner_feedback_input in = { ev, sizeof ev / sizeof ev[0], NULL, 0, NULL, 0 };
+	runner_feedback_compute(fb, WEFT_FEEDBACK_VALUES, &in);
+	size_t got = runner_feedback_get(fb, f, 16);
+	feature_set all = { .n = got < MAXF ? got : MAXF };
+	memcpy(all.f, f, all.n * sizeof f[0]);
+	const weft_feature *one = find(&all, WEFT_FEEDBACK_VALUES, runner_feedback_timeouts_id(SEM_SITE, 1));
+	CHECK(got == 4, "time-outs: %zu features, want 4 (sem 1-3, cond 1)", got);
+	CHECK(one && one->count == 2, "time-outs: the first of a run twice (count %u)",
+	      one ? one->count : 0);
+	CHECK(find(&all, WEFT_FEEDBACK_VALUES, runner_feedback_timeouts_id(SEM_SITE, 3)) &&
+	      !find(&all, WEFT_FEEDBACK_VALUES, runner_feedback_timeouts_id(SEM_SITE, 4)),
+	      "time-outs: three in a row, then a wait that did not time out ends the run");
+	CHECK(find(&all, WEFT_FEEDBACK_VALUES, runner_feedback_timeouts_id(COND_SITE, 1)),
+	      "time-outs: another thread's condition wait counts apart");
+	runner_feedback_compute(fb, WEFT_FEEDBACK_ALL & ~WEFT_FEEDBACK_VALUES, &in);
+	got = runner_feedback_get(fb, f, 16);
+	all.n = got < MAXF ? got : MAXF;
+	memcpy(all.f, f, all.n * sizeof f[0]);
+	CHECK(count_kind(&all, WEFT_FEEDBACK_VALUES) == 0, "time-outs counted with VALUES off");
+	runner_feedback_free(fb);
+}
+
 int main(void)
 {
 	check_values();
+	check_timeouts();
 	check_feature_limit();
 	check_parse();
 	check_synthetic(40);     /* past the insertion sort */

@@ -291,7 +291,10 @@ WEFT_API const char *weft_verdict_name(weft_verdict v);
  *   OUTCOME     one per execution: a hash of every operation's result
  *   VALUES      each read of a value another thread wrote: (read site, the value,
  *               exact below 128, else its bit length): how far a shared counter,
- *               stage or flag got, the "closer to failure" signal of ordering bugs
+ *               stage or flag got, the "closer to failure" signal of ordering bugs;
+ *               and each time-out of a timed wait (condition, semaphore): (wait
+ *               site, how many in a row that thread had there), how far a retry
+ *               loop got
  */
 typedef enum weft_feedback_kind {
 	WEFT_FEEDBACK_PAIRS = 1,
