@@ -4,6 +4,8 @@
  */
 #include "flip.h"
 
+#include <string.h>
+
 #include "schedule_record.h"
 #include "../runner/feedback.h"
 
@@ -12,6 +14,14 @@
 #define FLIP_WINDOW 256    /* events after e1 searched for its racer, before for a write */
 #define FLIP_CANDIDATES 32 /* races collected before one is chosen */
 #define FLIP_FAR_CANDIDATES 128 /* pairs collected by the far choice */
+/*
+ * In runs up to this many events an event is looked at once: starting points
+ * overlap on short runs (on the counter every try covered the whole run, so
+ * each race was searched and judged up to eight times: the mutator's costliest
+ * function, issue 33); a second visit copies the first one's candidates, so
+ * the choice is the one the searches would make.  Longer runs rarely overlap.
+ */
+#define FLIP_DEDUP_EVENTS 4096
 
 /* Counted as POS counts a thread's accesses (strategy_pos.c): any access kind. */
 static int counted(const sched_event *e)
@@ -184,11 +194,24 @@ static int choose(const sched_trace *t, const uint32_t *decision_at, const uint8
 		return 0;
 	if (n > MUTATE_MAX_DECISIONS)
 		n = MUTATE_MAX_DECISIONS;   /* the log's length; later decisions are not flipped */
+	uint64_t done[FLIP_DEDUP_EVENTS / 64];
+	uint8_t first[FLIP_DEDUP_EVENTS], count[FLIP_DEDUP_EVENTS];   /* valid where done */
+	int memo = t->n <= FLIP_DEDUP_EVENTS;
+	if (memo)
+		memset(done, 0, ((t->n + 63) / 64) * sizeof done[0]);
 	for (unsigned k = 0; k < FLIP_TRIES && n_cand < cap; k++) {
-		size_t i = (size_t)search_rng_below(rng, t->n);
-		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < cap; e++) {
+		size_t at = (size_t)search_rng_below(rng, t->n);
+		for (size_t e = 0; e < t->n && e < FLIP_STRETCH && n_cand < cap; e++, at++) {
 			unsigned from = n_cand;
-			size_t at = (i + e) % t->n;
+			if (at == t->n)
+				at = 0;
+			if (memo && (done[at / 64] >> (at % 64) & 1)) {   /* seen: the same again */
+				for (unsigned c = 0; c < count[at] && n_cand < cap; c++, n_cand++) {
+					cand[n_cand] = cand[first[at] + c];
+					n_new += fresh[n_cand] = fresh[first[at] + c];
+				}
+				continue;
+			}
 			if (far)
 				conflicts(t, decision_at, decision_to, n, at, cand, &n_cand, cap);
 			else
@@ -196,6 +219,11 @@ static int choose(const sched_trace *t, const uint32_t *decision_at, const uint8
 			for (unsigned c = from; c < n_cand; c++) {
 				fresh[c] = (uint8_t)fresh_race(t, &cand[c], seen, ctx);
 				n_new += fresh[c];
+			}
+			if (memo) {
+				done[at / 64] |= UINT64_C(1) << (at % 64);
+				first[at] = (uint8_t)from;
+				count[at] = (uint8_t)(n_cand - from);
 			}
 		}
 	}

@@ -88,6 +88,7 @@ struct weft_mutator {
 	input_scenario s, a, b;
 	uint8_t scratch[MUTATE_SCRATCH];
 	mutate_recorder rec;
+	input_choices back;   /* m->s's bytes past the scenario: their data choices */
 	search_random_walk walk;
 	search_pct pct;
 	search_uniform uniform;
@@ -151,6 +152,18 @@ static void decode(const weft_mutator *m, input_scenario *s, const uint8_t *data
 	input_choices c;
 	input_choices_init(&c, data, size);
 	input_scenario_decode(s, m->target, m->bounds, &c);
+}
+
+/*
+ * Decode m->s from an input's bytes.  The reader stays where the scenario
+ * ends: runs that follow the input read its data choices from there, as its
+ * replay does (schedule_record.h); `data` is not written before they ran.
+ */
+static void decode_input(weft_mutator *m, const uint8_t *data, size_t size)
+{
+	input_choices_init(&m->back, data, size);
+	input_scenario_decode(&m->s, m->target, m->bounds, &m->back);
+	m->rec.back = &m->back;
 }
 
 static unsigned slots_of(const weft_mutator *m, const input_scenario *s)
@@ -289,6 +302,7 @@ static void fresh_scenario(weft_mutator *m)
 				     b->min_threads, b->max_threads, b->max_ops);
 	search_scenario_draw(&m->source, &m->s);
 	keep_parts(&m->s, &m->b);
+	m->rec.back = NULL;   /* no bytes: nothing to follow */
 }
 
 /* ---- edits of the plan and the operations ---- */
@@ -489,7 +503,7 @@ static int normalize(weft_mutator *m)
 	size_t n = input_scenario_encode(&m->s, m->target, m->bounds, m->scratch, sizeof m->scratch);
 	if (n == INPUT_ENCODE_FAILED)
 		return 0;
-	decode(m, &m->s, m->scratch, n);
+	decode_input(m, m->scratch, n);
 	return 1;
 }
 
@@ -634,7 +648,7 @@ size_t weft_mutate(weft_mutator *m, uint8_t *data, size_t size, size_t max_size,
 		size = m->focus.size;
 		m->stats.focused++;
 	}
-	decode(m, &m->s, data, size);
+	decode_input(m, data, size);
 	unsigned allowed = allowed_arms(m, &m->s) & ~(1u << MUTATE_SPLICE);
 	mutate_arm arm = pick_arm(m, allowed);
 	int sampled = apply(m, arm, data, size);
@@ -715,6 +729,7 @@ static int splice(weft_mutator *m, const uint8_t *a, size_t na, const uint8_t *b
 	decode(m, &m->a, a, na);
 	decode(m, &m->b, b, nb);
 	memset(&m->s, 0, sizeof m->s);
+	m->rec.back = NULL;
 	unsigned n = search_rng_below(&m->rng, 2) ? m->a.n_threads : m->b.n_threads;
 	for (unsigned t = 0; t < n; t++) {
 		int from_b = t >= m->a.n_threads ||
@@ -738,7 +753,7 @@ size_t weft_crossover(weft_mutator *m, const uint8_t *a, size_t na, const uint8_
 		na = m->focus.size;
 		m->stats.focused++;
 	}
-	decode(m, &m->s, a, na);
+	decode_input(m, a, na);
 	mutate_arm arm = pick_arm(m, allowed_arms(m, &m->s));
 	int sampled;
 	if (arm == MUTATE_SPLICE) {

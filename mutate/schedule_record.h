@@ -28,7 +28,8 @@
  * With no inner strategy it follows the plan to the end: a run that measures
  * each call's steps (call_steps) for edits at steps the input really has.
  * While it follows, a data choice is the scenario's own (s->data, when the
- * caller put the input's there; the decoder leaves none: then 0).
+ * caller put the input's there); the decoder leaves none: then the one the
+ * input's bytes hold (rec->back, the caller's reader after the decode), else 0.
  * Every unforced pick is logged with the trace's length at that moment
  * (decision_at), so a later run with follow = d - 1 reaches decision d at
  * the same event of the same run: where the race reversal (flip.h) steps in.
@@ -36,11 +37,13 @@
 #ifndef WEFT_MUTATE_SCHEDULE_RECORD_H
 #define WEFT_MUTATE_SCHEDULE_RECORD_H
 
+#include "../input/choice.h"
 #include "../runner/runner_internal.h"
 #include "../search/strategy_common.h"
 
 #define MUTATE_MAX_FORCED 1024   /* forced picks a run records (was 128: a program of 100 threads makes more) */
 #define MUTATE_MAX_DECISIONS 4096
+#define MUTATE_RECORD_FILTER_WORDS 32   /* 2,048 bits: which (call, step) rec may hold */
 
 /* A forced pick as it was answered: the replay's must agree (schedule_record.c). */
 typedef struct mutate_forced {
@@ -78,9 +81,15 @@ typedef struct mutate_recorder {
 	int judge;                            /* judge the run (runner_run_speculative) */
 	weft_result result;                   /* its verdict and counts, when judged */
 	mutate_record_entry rec[INPUT_MAX_PREEMPTIONS];
+	uint64_t filter[MUTATE_RECORD_FILTER_WORDS];   /* bits of rec's (call, step) */
 	unsigned n_data;                      /* data choices answered (which store a
 						 load read): written back at the back */
 	input_data data[INPUT_MAX_DATA];
+	/* the bytes `scenario` was decoded from, read past the scenario (NULL:
+	   none): while following, a scenario without data choices takes them
+	   from there, as the bytes strategy does on replay */
+	const input_choices *back;
+	input_choices back_now;               /* the run's reader, from *back */
 	unsigned n_forced;                    /* forced picks answered so far */
 	mutate_forced forced[MUTATE_MAX_FORCED];
 	input_scenario replay;                /* scratch for mutate_record_verify */
