@@ -11,7 +11,8 @@
 # own runs libFuzzer did not take.
 #
 # Knobs (environment): TARGETS (default: the hardest of bench/results-classic.md),
-# STRATEGIES (default "fuzz uniform pos random pct3"), SEEDS=5, CAP=100000,
+# STRATEGIES (default "fuzz uniform pos random pct3"), SEEDS=5 (seeds FIRST_SEED,
+# default 1, onwards: another set of seeds tells a change from noise), CAP=100000,
 # TIME_CAP=60, JOBS=2, RAW=FILE (keep the per-run lines; default a temporary
 # file).  Prints one line per target: the median of fuzz (executions, and
 # fuzz+inner), of each baseline, the best baseline and fuzz+inner / best.
@@ -21,6 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: bench/search_quick.sh BUILD_DIR}
 build=$(cd "$build" && pwd)
 export SEEDS=${SEEDS:-5} CAP=${CAP:-100000} TIME_CAP=${TIME_CAP:-60}
+FIRST_SEED=${FIRST_SEED:-1}
 JOBS=${JOBS:-2}
 TARGETS=${TARGETS:-"treiber_stack spsc_ring blocking_queue chase_lev key_lock_set pool_stack resize_set"}
 STRATEGIES=${STRATEGIES:-"fuzz uniform pos random pct3"}
@@ -28,7 +30,7 @@ raw=${RAW:-$(mktemp)}
 : > "$raw"
 for t in $TARGETS; do
 	for s in $STRATEGIES; do
-		for seed in $(seq 1 "$SEEDS"); do
+		for seed in $(seq "$FIRST_SEED" $((FIRST_SEED + SEEDS - 1))); do
 			printf '%s %s %s\n' "$t" "$s" "$seed"
 		done
 	done
